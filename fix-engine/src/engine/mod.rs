@@ -821,7 +821,10 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         Ok(match (&settings.postgres_store, &settings.store_path) {
             (Some(pg), _) => self.stores.open_postgres(pg, id).map_err(store_error)?,
             (None, Some(dir)) if uses_shared_log(settings) => {
-                self.stores.open_shared(dir, id).map_err(store_error)?
+                let standby = settings.store_options.is_standby();
+                self.stores
+                    .open_shared(dir, id, standby)
+                    .map_err(store_error)?
             }
             (None, Some(dir)) => {
                 Box::new(FileStore::open_with(dir, &id.store_name(), options).map_err(store_error)?)
@@ -1165,14 +1168,13 @@ async fn stopped(shutdown: &mut watch::Receiver<bool>) {
 }
 
 /// Whether a session's store is in the engine's shared log: a file store
-/// durable before sending (`FileStoreSync=Y`), shared (`FileStoreShared=Y`),
-/// and not a standby beside another engine's (`RefreshOnLogon`: the shared
-/// log is the engine's own).
+/// durable before sending (`FileStoreSync=Y`) and shared
+/// (`FileStoreShared=Y`); a `RefreshOnLogon` standby's takes the session
+/// over in the log at a Logon.
 fn uses_shared_log(settings: &SessionSettings) -> bool {
     settings.store_shared
         && settings.store_path.is_some()
         && settings.postgres_store.is_none()
-        && !settings.store_options.is_standby()
         && matches!(
             settings.store_options.sync_policy(),
             SyncPolicy::EveryRecord | SyncPolicy::Batch

@@ -39,8 +39,16 @@ impl Stores {
     /// Opens `id`'s store in the shared log of `dir`. A session that has a
     /// log of its own there (`FileStoreShared=N` before) and none in the
     /// shared log is refused: starting it afresh would reuse its numbers.
-    pub(super) fn open_shared(&self, dir: &Path, id: &SessionId) -> Result<Store, StoreError> {
-        let log = self.shared_log(dir)?;
+    pub(super) fn open_shared(
+        &self,
+        dir: &Path,
+        id: &SessionId,
+        standby: bool,
+    ) -> Result<Store, StoreError> {
+        if standby {
+            return Ok(Box::new(Standby::new(dir, id)));
+        }
+        let log = shared_log(dir)?;
         let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
         if !used
             .iter()
@@ -76,26 +84,7 @@ impl Stores {
 
     /// Removes `id`'s store from the shared log of `dir`.
     pub(super) fn remove_shared(&self, dir: &Path, id: &SessionId) -> Result<(), StoreError> {
-        self.shared_log(dir)?.remove(&id.store_name())
-    }
-
-    fn shared_log(&self, dir: &Path) -> Result<SharedLog, StoreError> {
-        let log_dir = shared_log_dir(dir);
-        std::fs::create_dir_all(&log_dir).map_err(|source| StoreError::Io {
-            op: fix_session::IoOperation::CreateDir,
-            path: log_dir.clone(),
-            source,
-        })?;
-        let key = log_dir.canonicalize().unwrap_or(log_dir);
-        let mut logs = SHARED_LOGS.lock().unwrap_or_else(|e| e.into_inner());
-        let logs = logs.get_or_insert_with(HashMap::new);
-        if let Some(log) = logs.get(&key).and_then(WeakSharedLog::upgrade) {
-            return Ok(log);
-        }
-        logs.retain(|_, weak| weak.upgrade().is_some());
-        let log = SharedLog::open(&key, SharedLogOptions::new())?;
-        logs.insert(key, log.downgrade());
-        Ok(log)
+        shared_log(dir)?.remove(&id.store_name())
     }
 
     /// Opens `id`'s store in PostgreSQL: holding its lease when it is free
@@ -135,6 +124,151 @@ impl Stores {
             op: "open",
             source: "fix-engine was built without its postgres feature".into(),
         })
+    }
+}
+
+/// The shared log of store directory `dir`, opened by the first session of
+/// the process that needs it.
+fn shared_log(dir: &Path) -> Result<SharedLog, StoreError> {
+    let log_dir = shared_log_dir(dir);
+    std::fs::create_dir_all(&log_dir).map_err(|source| StoreError::Io {
+        op: fix_session::IoOperation::CreateDir,
+        path: log_dir.clone(),
+        source,
+    })?;
+    let key = log_dir.canonicalize().unwrap_or(log_dir);
+    let mut logs = SHARED_LOGS.lock().unwrap_or_else(|e| e.into_inner());
+    let logs = logs.get_or_insert_with(HashMap::new);
+    if let Some(log) = logs.get(&key).and_then(WeakSharedLog::upgrade) {
+        return Ok(log);
+    }
+    logs.retain(|_, weak| weak.upgrade().is_some());
+    let log = SharedLog::open(&key, SharedLogOptions::new())?;
+    logs.insert(key, log.downgrade());
+    Ok(log)
+}
+
+/// A `RefreshOnLogon` session's store in the shared log of a directory
+/// another engine writes (the primary): it writes nothing, and reads the
+/// session's numbers from the log without its lock, until a Logon's
+/// refresh takes the session over, once the primary has let it go (its
+/// process stopped, or its engine in this process closed the session).
+struct Standby {
+    dir: PathBuf,
+    id: SessionId,
+    store: Option<fix_session::store::SharedStore>,
+    numbers: (u64, u64, std::time::SystemTime),
+}
+
+impl Standby {
+    fn new(dir: &Path, id: &SessionId) -> Standby {
+        let numbers = fix_session::store::StoreLog::open(dir, &id.store_name())
+            .map(|l| (l.next_sender_seq(), l.next_target_seq(), l.creation_time()))
+            .unwrap_or((1, 1, std::time::SystemTime::now()));
+        Standby {
+            dir: dir.to_path_buf(),
+            id: id.clone(),
+            store: None,
+            numbers,
+        }
+    }
+
+    fn taken(&mut self) -> Result<&mut fix_session::store::SharedStore, StoreError> {
+        self.store.as_mut().ok_or_else(|| StoreError::Standby {
+            lock_file: shared_log_dir(&self.dir).join("shared-log.lock"),
+        })
+    }
+}
+
+impl fix_session::MessageStore for Standby {
+    fn next_sender_seq(&self) -> u64 {
+        self.store
+            .as_ref()
+            .map_or(self.numbers.0, |s| s.next_sender_seq())
+    }
+    fn next_target_seq(&self) -> u64 {
+        self.store
+            .as_ref()
+            .map_or(self.numbers.1, |s| s.next_target_seq())
+    }
+    fn set_next_sender_seq(&mut self, seq: u64) -> Result<(), StoreError> {
+        self.taken()?.set_next_sender_seq(seq)
+    }
+    fn set_next_target_seq(&mut self, seq: u64) -> Result<(), StoreError> {
+        self.taken()?.set_next_target_seq(seq)
+    }
+    fn store(&mut self, seq: u64, message: &[u8]) -> Result<(), StoreError> {
+        self.taken()?.store(seq, message)
+    }
+    fn advance_target_seq(&mut self, received: u64) -> Result<(), StoreError> {
+        self.taken()?.advance_target_seq(received)
+    }
+    fn begin_answer(&mut self, received: u64) {
+        if let Some(s) = &mut self.store {
+            s.begin_answer(received);
+        }
+    }
+    fn abandon_answer(&mut self) {
+        if let Some(s) = &mut self.store {
+            s.abandon_answer();
+        }
+    }
+    fn read_stored(
+        &mut self,
+        from: u64,
+        to: u64,
+        limit: fix_session::ChunkLimit,
+        visit: &mut dyn FnMut(u64, &[u8]),
+    ) -> Result<fix_session::Chunk, StoreError> {
+        self.taken()?.read_stored(from, to, limit, visit)
+    }
+    fn reset(&mut self, now: std::time::SystemTime) -> Result<(), StoreError> {
+        self.taken()?.reset(now)
+    }
+    fn creation_time(&self) -> std::time::SystemTime {
+        self.store
+            .as_ref()
+            .map_or(self.numbers.2, |s| s.creation_time())
+    }
+    fn sync(&mut self) -> Result<(), StoreError> {
+        match &mut self.store {
+            Some(s) => s.sync(),
+            None => Ok(()),
+        }
+    }
+    fn pending_sync(&self) -> bool {
+        self.store.as_ref().is_some_and(|s| s.pending_sync())
+    }
+    fn begin_sync(&mut self) -> Result<Option<fix_session::store::SyncJob>, StoreError> {
+        match &mut self.store {
+            Some(s) => s.begin_sync(),
+            None => Ok(None),
+        }
+    }
+    fn end_sync(&mut self, done: fix_session::store::SyncDone) -> Result<(), StoreError> {
+        match &mut self.store {
+            Some(s) => s.end_sync(done),
+            None => Ok(()),
+        }
+    }
+    fn sync_in_flight(&self) -> bool {
+        self.store.as_ref().is_some_and(|s| s.sync_in_flight())
+    }
+    fn write_out(&mut self) -> Result<(), StoreError> {
+        match &mut self.store {
+            Some(s) => s.write_out(),
+            None => Ok(()),
+        }
+    }
+    /// Takes the session over: the log (its lock, when no engine of this
+    /// process has it open), then the session in it (`Locked` while the
+    /// primary's engine in this process still has it).
+    fn refresh(&mut self) -> Result<(), StoreError> {
+        if self.store.is_none() {
+            let log = shared_log(&self.dir)?;
+            self.store = Some(log.open_store(&self.id.store_name(), std::time::SystemTime::now())?);
+        }
+        Ok(())
     }
 }
 
