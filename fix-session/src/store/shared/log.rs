@@ -104,6 +104,10 @@ pub(super) struct Writer {
 struct SyncState {
     /// Everything before this position is written to the segments.
     written: Pos,
+    /// The furthest position someone waits to see durable: the thread syncs
+    /// only for a waiter (a session with nothing to send writes its records
+    /// out without asking; the next sync covers them).
+    requested: Pos,
     /// Segments written since the sync thread last took its work (a batch
     /// that ran into a new segment leaves the old one to sync as well).
     dirty: Vec<Arc<File>>,
@@ -273,6 +277,7 @@ impl Log {
             }),
             sync: Mutex::new(SyncState {
                 written,
+                requested: written,
                 dirty: Vec::new(),
                 failed: None,
                 wakers: Vec::new(),
@@ -339,7 +344,6 @@ impl Inner {
             s.dirty.push(file);
         }
         drop(s);
-        self.work.notify_one();
         drop(w);
         Ok(pos(number, offset))
     }
@@ -472,9 +476,23 @@ impl Inner {
         self.durable.load(Ordering::Acquire)
     }
 
+    /// Asks the sync thread for everything before `at` to be durable.
+    pub(super) fn request(&self, at: Pos) {
+        let mut s = lock_or_recover(&self.sync);
+        self.request_locked(&mut s, at);
+    }
+
+    fn request_locked(&self, s: &mut SyncState, at: Pos) {
+        if at > s.requested {
+            s.requested = at;
+            self.work.notify_one();
+        }
+    }
+
     /// Blocks until everything before `at` is durable.
     pub(super) fn wait_durable(&self, at: Pos) -> io::Result<()> {
         let mut s = lock_or_recover(&self.sync);
+        self.request_locked(&mut s, at);
         loop {
             if let Some(why) = &s.failed {
                 return Err(io::Error::other(why.clone()));
@@ -498,6 +516,7 @@ impl Inner {
         if self.durable() >= at {
             return Poll::Ready(Ok(()));
         }
+        self.request_locked(&mut s, at);
         let waker = cx.waker();
         if !s.wakers.iter().any(|(p, w)| *p == at && w.will_wake(waker)) {
             s.wakers.push((at, waker.clone()));
@@ -511,9 +530,10 @@ impl Inner {
     }
 }
 
-/// The sync thread: waits for written bytes, syncs every segment they are
-/// in with one data sync each (usually one), publishes the durable position
-/// and wakes whoever waits for it. Everything written while a sync runs is
+/// The sync thread: waits for a request, syncs every segment written since
+/// its last sync (all that is written, requested or not: a sync costs the
+/// same whatever it covers) with one data sync each (usually one), publishes
+/// the durable position and wakes whoever waits for it. Everything written while a sync runs is
 /// the next sync's: one sync covers every session and sender that wrote
 /// meanwhile.
 fn sync_loop(inner: &Inner) {
@@ -522,9 +542,11 @@ fn sync_loop(inner: &Inner) {
     loop {
         let target = {
             let mut s = lock_or_recover(&inner.sync);
-            while !s.stop && s.failed.is_none() && s.written <= inner.durable() {
+            while !s.stop && s.failed.is_none() && s.requested <= inner.durable() {
                 s = inner.work.wait(s).unwrap_or_else(|e| e.into_inner());
             }
+            // Stopping, what was written is synced once more: a clean stop
+            // leaves nothing to the page cache.
             if s.written <= inner.durable() || s.failed.is_some() {
                 return;
             }

@@ -467,6 +467,7 @@ impl MessageStore for SharedStore {
         self.jobs += 1;
         self.in_flight = Some((self.jobs, self.written));
         self.waiter.at.store(self.written, Ordering::Release);
+        self.log.request(self.written);
         Ok(Some(SyncJob::new(self.jobs, self.waiter.clone())))
     }
 
