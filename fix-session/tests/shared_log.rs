@@ -342,3 +342,60 @@ fn writers_killed_at_random_lose_nothing_the_log_confirmed() {
     );
     assert!(killed_mid_burst >= 20, "{killed_mid_burst}");
 }
+
+/// Wakes the test's thread.
+struct Unpark(std::thread::Thread);
+
+impl std::task::Wake for Unpark {
+    fn wake(self: std::sync::Arc<Self>) {
+        self.0.unpark();
+    }
+}
+
+#[test]
+fn tasks_awaiting_their_syncs_are_woken_once_each_sync_covers_them() {
+    use std::future::Future;
+    use std::task::{Context, Poll};
+    let dir = TempDir::new("shared-await");
+    let log = SharedLog::open(dir.path(), SharedLogOptions::new()).unwrap();
+    let now = SystemTime::now();
+    let mut stores: Vec<_> = (0..50)
+        .map(|i| log.open_store(&name(i), now).unwrap())
+        .collect();
+    let waker = std::task::Waker::from(std::sync::Arc::new(Unpark(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let started = Instant::now();
+    for round in 1..=20u64 {
+        let mut waits: Vec<_> = stores
+            .iter_mut()
+            .map(|s| {
+                s.store(round, b"35=D\x01").unwrap();
+                let job = s.begin_sync().unwrap().expect("a record waits");
+                Some(job.into_wait().expect("the shared log's jobs are awaited"))
+            })
+            .collect();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while waits.iter().any(Option::is_some) {
+            for (store, slot) in stores.iter_mut().zip(waits.iter_mut()) {
+                // Polled at every wake, as a task's select polls it.
+                if let Some(wait) = slot
+                    && let Poll::Ready(done) = std::pin::Pin::new(wait).poll(&mut cx)
+                {
+                    store.end_sync(done).unwrap();
+                    *slot = None;
+                }
+            }
+            if waits.iter().all(Option::is_none) {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "round {round}: a wait was never woken"
+            );
+            // Only a wake brings the thread back before the deadline.
+            std::thread::park_timeout(deadline - Instant::now());
+        }
+        assert!(stores.iter().all(|s| !s.pending_sync()));
+    }
+    println!("20 rounds of 50 sessions in {:?}", started.elapsed());
+}

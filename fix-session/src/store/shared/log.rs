@@ -100,6 +100,31 @@ pub(super) struct Writer {
     next_number: u32,
 }
 
+/// A store's job, as the sync thread sees it: the position it waits for
+/// and the waker of the task awaiting it.
+#[derive(Debug, Default)]
+pub(super) struct Waiting {
+    pub(super) at: AtomicU64,
+    waker: Mutex<Option<Waker>>,
+    /// In the sync thread's list.
+    registered: AtomicBool,
+}
+
+impl Waiting {
+    fn set_waker(&self, waker: &Waker) {
+        let mut slot = lock_or_recover(&self.waker);
+        if !slot.as_ref().is_some_and(|w| w.will_wake(waker)) {
+            *slot = Some(waker.clone());
+        }
+    }
+
+    fn wake(&self) {
+        if let Some(w) = lock_or_recover(&self.waker).take() {
+            w.wake();
+        }
+    }
+}
+
 /// What the sync thread and the waiters share.
 struct SyncState {
     /// Everything before this position is written to the segments.
@@ -114,7 +139,7 @@ struct SyncState {
     /// A sync failed: nothing more becomes durable.
     failed: Option<String>,
     /// Tasks waiting for a position.
-    wakers: Vec<(Pos, Waker)>,
+    waiting: Vec<Arc<Waiting>>,
     stop: bool,
     syncs: u64,
 }
@@ -280,7 +305,7 @@ impl Log {
                 requested: written,
                 dirty: Vec::new(),
                 failed: None,
-                wakers: Vec::new(),
+                waiting: Vec::new(),
                 stop: false,
                 syncs: 0,
             }),
@@ -476,12 +501,6 @@ impl Inner {
         self.durable.load(Ordering::Acquire)
     }
 
-    /// Asks the sync thread for everything before `at` to be durable.
-    pub(super) fn request(&self, at: Pos) {
-        let mut s = lock_or_recover(&self.sync);
-        self.request_locked(&mut s, at);
-    }
-
     fn request_locked(&self, s: &mut SyncState, at: Pos) {
         if at > s.requested {
             s.requested = at;
@@ -504,22 +523,38 @@ impl Inner {
         }
     }
 
-    /// Polls for everything before `at` to be durable.
-    pub(super) fn poll_durable(&self, at: Pos, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        if self.durable() >= at {
-            return Poll::Ready(Ok(()));
-        }
+    /// Asks for everything before `waiting.at` to be durable, and for
+    /// `waiting`'s waker to be woken then (once a job: a task's job is
+    /// registered when it begins, not at each poll).
+    pub(super) fn request_wake(&self, waiting: &Arc<Waiting>) {
         let mut s = lock_or_recover(&self.sync);
-        if let Some(why) = &s.failed {
-            return Poll::Ready(Err(io::Error::other(why.clone())));
+        self.request_locked(&mut s, waiting.at.load(Ordering::Acquire));
+        if !waiting.registered.swap(true, Ordering::AcqRel) {
+            s.waiting.push(waiting.clone());
         }
+    }
+
+    /// Polls for everything before `waiting.at` to be durable: O(1), the
+    /// waker kept in `waiting`'s own slot (a task polls its job at every
+    /// wake, whatever woke it).
+    pub(super) fn poll_durable(
+        &self,
+        waiting: &Waiting,
+        cx: &mut Context<'_>,
+    ) -> Poll<io::Result<()>> {
+        let at = waiting.at.load(Ordering::Acquire);
         if self.durable() >= at {
             return Poll::Ready(Ok(()));
         }
-        self.request_locked(&mut s, at);
-        let waker = cx.waker();
-        if !s.wakers.iter().any(|(p, w)| *p == at && w.will_wake(waker)) {
-            s.wakers.push((at, waker.clone()));
+        waiting.set_waker(cx.waker());
+        // The sync may have ended between the check and the waker's slot.
+        if self.durable() >= at {
+            return Poll::Ready(Ok(()));
+        }
+        if self.poisoned.load(Ordering::Acquire)
+            && let Some(why) = &lock_or_recover(&self.sync).failed
+        {
+            return Poll::Ready(Err(io::Error::other(why.clone())));
         }
         Poll::Pending
     }
@@ -538,7 +573,7 @@ impl Inner {
 /// meanwhile.
 fn sync_loop(inner: &Inner) {
     let mut files: Vec<Arc<File>> = Vec::new();
-    let mut woken: Vec<Waker> = Vec::new();
+    let mut woken: Vec<Arc<Waiting>> = Vec::new();
     loop {
         let target = {
             let mut s = lock_or_recover(&inner.sync);
@@ -561,9 +596,12 @@ fn sync_loop(inner: &Inner) {
                 inner.durable.store(target, Ordering::Release);
                 s.syncs += 1;
                 let mut i = 0;
-                while i < s.wakers.len() {
-                    if s.wakers[i].0 <= target {
-                        woken.push(s.wakers.swap_remove(i).1);
+                while i < s.waiting.len() {
+                    if s.waiting[i].at.load(Ordering::Acquire) <= target {
+                        // Off the list under the lock, so that a job begun
+                        // from now on registers afresh.
+                        s.waiting[i].registered.store(false, Ordering::Release);
+                        woken.push(s.waiting.swap_remove(i));
                     } else {
                         i += 1;
                     }
@@ -574,7 +612,10 @@ fn sync_loop(inner: &Inner) {
                 // nothing after the last good sync is known to be on disk.
                 inner.poisoned.store(true, Ordering::Release);
                 s.failed = Some(format!("sync of the shared log failed: {e}"));
-                woken.extend(s.wakers.drain(..).map(|(_, w)| w));
+                for w in &s.waiting {
+                    w.registered.store(false, Ordering::Release);
+                }
+                woken.append(&mut s.waiting);
             }
         }
         drop(s);

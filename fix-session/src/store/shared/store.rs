@@ -3,12 +3,12 @@
 use std::fs::File;
 use std::io;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::task::{Context, Poll};
 use std::time::SystemTime;
 
 use super::format::{self, MESSAGE};
-use super::log::{Inner, Log, Pos, read_at, segment_path, split};
+use super::log::{Inner, Log, Pos, Waiting, read_at, segment_path, split};
 use crate::store::{
     Chunk, ChunkLimit, Durable, Entry, IoOperation, MessageStore, State, StoreError, SyncDone,
     SyncJob, check_seq, visit_chunk,
@@ -59,12 +59,13 @@ pub struct SharedStore {
 struct Waiter {
     _handle: Arc<Log>,
     log: Arc<Inner>,
-    at: AtomicU64,
+    waiting: Arc<Waiting>,
 }
 
 impl Durable for Waiter {
     fn make_durable(&self) -> io::Result<()> {
-        self.log.wait_durable(self.at.load(Ordering::Acquire))
+        self.log
+            .wait_durable(self.waiting.at.load(Ordering::Acquire))
     }
 
     fn awaitable(&self) -> bool {
@@ -72,7 +73,7 @@ impl Durable for Waiter {
     }
 
     fn poll_durable(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.log.poll_durable(self.at.load(Ordering::Acquire), cx)
+        self.log.poll_durable(&self.waiting, cx)
     }
 }
 
@@ -109,7 +110,7 @@ impl SharedStore {
             waiter: Arc::new(Waiter {
                 _handle: handle.clone(),
                 log: log.clone(),
-                at: AtomicU64::new(0),
+                waiting: Arc::new(Waiting::default()),
             }),
             _handle: handle,
             log,
@@ -466,8 +467,11 @@ impl MessageStore for SharedStore {
         }
         self.jobs += 1;
         self.in_flight = Some((self.jobs, self.written));
-        self.waiter.at.store(self.written, Ordering::Release);
-        self.log.request(self.written);
+        self.waiter
+            .waiting
+            .at
+            .store(self.written, Ordering::Release);
+        self.log.request_wake(&self.waiter.waiting);
         Ok(Some(SyncJob::new(self.jobs, self.waiter.clone())))
     }
 
