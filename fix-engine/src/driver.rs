@@ -717,6 +717,42 @@ struct Progress {
     syncing: Option<Syncing>,
     /// When the sync in flight began.
     sync_began: Option<Instant>,
+    /// The connection's unsent output as the engine's budget counts it.
+    output: OutputCharge,
+}
+
+/// A connection's unsent output, charged to the engine's memory budget (the
+/// session's shared budget) as it grows and given back as it goes, and
+/// when the connection ends.
+struct OutputCharge {
+    budget: Option<fix_session::MemoryBudget>,
+    charged: usize,
+}
+
+impl OutputCharge {
+    /// The output is `unsent` bytes now.
+    fn update(&mut self, unsent: usize) {
+        let Some(budget) = &self.budget else { return };
+        if unsent > self.charged {
+            budget.take(unsent - self.charged);
+        } else {
+            budget.give_back(self.charged - unsent);
+        }
+        self.charged = unsent;
+    }
+
+    /// Whether the engine's sessions hold more than the budget.
+    fn over(&self) -> bool {
+        self.budget
+            .as_ref()
+            .is_some_and(fix_session::MemoryBudget::over)
+    }
+}
+
+impl Drop for OutputCharge {
+    fn drop(&mut self) {
+        self.update(0);
+    }
 }
 
 async fn drive<D: Schema>(
@@ -733,6 +769,10 @@ async fn drive<D: Schema>(
         sync_due: None,
         syncing: None,
         sync_began: None,
+        output: OutputCharge {
+            budget: cell.lock().session.config().shared_budget.clone(),
+            charged: 0,
+        },
     };
     let sleep = tokio::time::sleep_until(Instant::now());
     tokio::pin!(sleep);
@@ -1154,14 +1194,22 @@ impl<'a, D: Schema> Step<'a, D> {
 
     /// Whether the task reads: not while the output is full or the session
     /// closes.
+    /// Whether the connection reads: not while its output passes
+    /// `max_output`, nor while it has output waiting and the engine's
+    /// sessions hold more than their budget (the peers that take their
+    /// output go on).
     fn reads(&self) -> bool {
-        self.session.unsent_len() < self.limits.max_output && !self.session.wants_disconnect()
+        let unsent = self.session.unsent_len();
+        unsent < self.limits.max_output
+            && !(unsent > 0 && self.progress.output.over())
+            && !self.session.wants_disconnect()
     }
 
     /// What to wait for: the socket (reading, and writing while something
     /// released waits to be written), a handle, the sync in flight, or the
     /// next deadline.
-    fn next_wait(&self, now: Time) -> Wait {
+    fn next_wait(&mut self, now: Time) -> Wait {
+        self.progress.output.update(self.session.unsent_len());
         let read = self.reads();
         let write = !self.session.output().is_empty() || self.stream.has_unsent();
         let interest = match (read, write) {

@@ -168,6 +168,18 @@ pub struct SessionConfig {
     /// assert_eq!(config.max_queued_bytes, 16 << 20);
     /// ```
     pub max_queued_bytes: usize,
+    /// A budget this session shares with others (an engine's sessions) for
+    /// the messages they queue above gaps, together; `None` (the default):
+    /// the session's own bound only. A message that would pass it is not
+    /// queued ([`Event::BudgetFull`](crate::Event::BudgetFull)), and the
+    /// resend brings it again.
+    ///
+    /// ```
+    /// use fix_session::{MemoryBudget, Role, SessionConfig, SessionId};
+    /// let mut config = SessionConfig::new(SessionId::new("FIX.4.4", "ISLD", "TW"), Role::Acceptor);
+    /// config.shared_budget = Some(MemoryBudget::new(256 << 20));
+    /// ```
+    pub shared_budget: Option<crate::MemoryBudget>,
     /// SenderSubID (50), SenderLocationID (142), TargetSubID (57) and
     /// TargetLocationID (143), written in the header of every message the
     /// session sends (resends and gap fills too); see [`SubIds`].
@@ -373,6 +385,7 @@ impl SessionConfig {
             persist_messages: true,
             max_resend_range: None,
             max_queued_bytes: 16 << 20,
+            shared_budget: None,
             sub_ids: SubIds::default(),
             timestamp_precision: Precision::Millis,
             send_redundant_resend_requests: false,

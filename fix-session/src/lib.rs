@@ -31,6 +31,7 @@
 #![deny(unsafe_code)]
 
 mod app;
+mod budget;
 mod config;
 mod dictionaries;
 mod session;
@@ -38,6 +39,7 @@ pub mod store;
 pub mod time;
 
 pub use app::{AppReject, Application, Outbox, Refusal};
+pub use budget::MemoryBudget;
 pub use config::{OnError, Role, SessionConfig, SessionId, SubIds};
 pub use dictionaries::{AppSchema, Dictionaries, appl_ver_id_code};
 pub use session::{

@@ -1833,6 +1833,54 @@ mod bounds {
     }
 
     #[test]
+    fn a_thousand_sessions_sharing_a_budget_hold_no_more_than_it_and_lose_nothing() {
+        // Each of 1,000 sessions is sent 2..=40 with 2 lost: alone, each may
+        // queue 16 MiB; together they may queue 256 KiB.
+        let budget = fix_session::MemoryBudget::new(256 * 1024);
+        let mut sessions: Vec<One> = (0..1000)
+            .map(|_| {
+                let mut config = acceptor();
+                config.shared_budget = Some(budget.clone());
+                One::logged_on(config)
+            })
+            .collect();
+        let mut refused = 0;
+        for one in &mut sessions {
+            for seq in 3..=40 {
+                let m = one.build("D", seq, &order(&format!("O{seq}")));
+                one.feed(&m);
+                assert!(budget.held() <= budget.limit(), "{}", budget.held());
+            }
+            refused += events(one)
+                .iter()
+                .filter(|e| matches!(e, Event::BudgetFull { .. }))
+                .count();
+        }
+        assert!(refused > 0, "the budget was reached");
+        // Each counterparty resends 2..=40: every order is taken once, in
+        // order, and the budget is given back.
+        for one in &mut sessions {
+            let orig = ts(one.now);
+            for seq in 2..=40 {
+                let id = format!("O{seq}");
+                let mut extra = vec![(43, "Y"), (122, orig.as_str())];
+                extra.extend(order(&id));
+                let resent = one.build("D", seq, &extra);
+                one.feed(&resent);
+            }
+            let ids: Vec<String> = one
+                .app
+                .received
+                .iter()
+                .map(|r| String::from_utf8_lossy(&r.1).into_owned())
+                .collect();
+            let want: Vec<String> = (2..=40).map(|seq| format!("O{seq}")).collect();
+            assert_eq!(ids, want, "each order once, in order");
+        }
+        assert_eq!(budget.held(), 0);
+    }
+
+    #[test]
     fn a_new_seq_no_past_the_largest_sequence_number_is_rejected() {
         let mut one = One::logged_on(acceptor());
         let out = one.send_at("4", 2, &[(36, "18446744073709551615")]);

@@ -76,6 +76,9 @@ impl<D: Schema> Entry<D> {
 }
 
 struct Inner<D: Schema> {
+    /// What the sessions hold together of what peers make them hold
+    /// (`EngineOptions::max_held_bytes`).
+    held: fix_session::MemoryBudget,
     settings: Settings,
     dicts: Box<dyn DictionarySource<D> + Send + Sync>,
     options: EngineOptions,
@@ -296,6 +299,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             .collect();
         let apps: Box<AppFactory> = Box::new(move |id, handle| Box::new(apps(id, handle)));
         let inner = Arc::new(Inner {
+            held: fix_session::MemoryBudget::new(options.max_held_bytes),
             dicts: Box::new(dicts),
             options,
             apps,
@@ -336,6 +340,19 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     /// ```
     pub fn sessions(&self) -> Vec<SessionId> {
         self.inner.session_ids()
+    }
+
+    /// What the engine's sessions hold now, together, of what peers make
+    /// them hold: messages queued above gaps and output peers have not taken
+    /// (bounded by `EngineOptions::max_held_bytes`).
+    ///
+    /// ```no_run
+    /// # fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) {
+    /// println!("{} bytes held for peers", engine.held_bytes());
+    /// # }
+    /// ```
+    pub fn held_bytes(&self) -> usize {
+        self.inner.held.held()
     }
 
     /// The disk syncs made by the shared logs this engine's sessions store
@@ -859,6 +876,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         // The log formats the session's events: the session tells of every
         // message when there is a log to write them to.
         config.message_events = journal.logs_messages();
+        config.shared_budget = Some(self.held.clone());
         let session = Session::with_dictionaries(config, store, dicts);
         let cell = Arc::new(SessionCell::new(
             session,

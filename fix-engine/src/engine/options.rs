@@ -83,6 +83,16 @@ pub struct EngineOptions {
     /// settings' `[DEFAULT]` key `AdminSocket` gives it when this is `None`.
     /// Unix only; default `None`: no socket.
     pub admin_socket: Option<std::path::PathBuf>,
+    /// Bytes every session of the engine may hold together of what peers
+    /// make them hold: messages queued above a gap
+    /// ([`SessionConfig::shared_budget`](fix_session::SessionConfig::shared_budget);
+    /// past it a message is not queued, an `BudgetFull` event, and the
+    /// resend brings it again) and output a peer does not take (past it, a
+    /// connection with output waiting stops reading until its peer takes
+    /// some). Each session's own bounds (16 MiB queued, `max_output`) still
+    /// hold: this keeps a thousand sessions from holding a thousand times
+    /// them. Default 1 GiB.
+    pub max_held_bytes: usize,
 }
 
 /// What [`EngineOptions::queued_while_down`] does with the messages still
@@ -118,6 +128,7 @@ impl Default for EngineOptions {
             max_queued_age: Some(Duration::from_secs(120)),
             queued_while_down: QueuedWhileDown::Wait,
             admin_socket: None,
+            max_held_bytes: 1 << 30,
         }
     }
 }

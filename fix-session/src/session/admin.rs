@@ -290,9 +290,16 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// Queues a message numbered above a gap, within the queue's bound.
     fn enqueue(&mut self, seq: u64, bytes: &[u8]) {
         let limit = self.config.max_queued_bytes;
-        if !self.queue.push(seq, bytes, limit) {
-            let queued_bytes = self.queue.live;
-            self.events.push(Event::QueueFull { seq, queued_bytes });
+        match self.queue.push(seq, bytes, limit) {
+            Ok(()) => {}
+            Err(super::NotQueued::Full) => {
+                let queued_bytes = self.queue.live;
+                self.events.push(Event::QueueFull { seq, queued_bytes });
+            }
+            Err(super::NotQueued::Budget) => {
+                let held_bytes = self.config.shared_budget.as_ref().map_or(0, |b| b.held());
+                self.events.push(Event::BudgetFull { seq, held_bytes });
+            }
         }
     }
 

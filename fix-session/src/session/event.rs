@@ -299,6 +299,17 @@ pub enum Event {
         /// The bytes queued when it came.
         queued_bytes: usize,
     },
+    /// A message numbered above a gap was not queued: the sessions sharing
+    /// [`SessionConfig::shared_budget`] hold its limit already. It is asked
+    /// for again by the resend that fills the gap.
+    ///
+    /// [`SessionConfig::shared_budget`]: crate::SessionConfig::shared_budget
+    BudgetFull {
+        /// The MsgSeqNum of the message not queued.
+        seq: u64,
+        /// The bytes the sharing sessions held when it came.
+        held_bytes: usize,
+    },
     /// A Logon was refused before anything changed (the reason is also the
     /// Logout's Text, when one was sent).
     LogonRefused {
@@ -354,6 +365,7 @@ impl Event {
             Event::Garbled { .. }
                 | Event::InputDropped { .. }
                 | Event::QueueFull { .. }
+                | Event::BudgetFull { .. }
                 | Event::LogonRefused { .. }
                 | Event::ValueOutOfRange { .. }
                 | Event::ResetOnError { .. }
@@ -431,6 +443,10 @@ impl fmt::Display for Event {
             Event::QueueFull { seq, queued_bytes } => write!(
                 f,
                 "MsgSeqNum {seq} not queued: the queue ahead of the gap holds {queued_bytes} bytes, its limit; the resend brings it again"
+            ),
+            Event::BudgetFull { seq, held_bytes } => write!(
+                f,
+                "MsgSeqNum {seq} not queued: the engine's sessions hold {held_bytes} bytes, their shared limit; the resend brings it again"
             ),
             Event::LogonRefused { reason } => write!(f, "Logon refused: {reason}"),
             Event::ValueOutOfRange { tag, msg_type } => write!(

@@ -224,23 +224,55 @@ struct Queue {
     entries: BTreeMap<u64, Range<usize>>,
     /// How many bytes of `bytes` belong to queued messages.
     live: usize,
+    /// The budget `live` is taken from as well, when sessions share one.
+    budget: Option<crate::MemoryBudget>,
+}
+
+/// Why a message was not queued.
+#[derive(Debug, PartialEq, Eq)]
+enum NotQueued {
+    /// The session's own bound.
+    Full,
+    /// The bound the session shares with others.
+    Budget,
+}
+
+/// A session dropped with messages queued gives their bytes back to the
+/// budget it shares.
+impl Drop for Queue {
+    fn drop(&mut self) {
+        self.release(self.live);
+    }
 }
 
 impl Queue {
     /// Queues `msg`, unless a message with its number is queued already;
-    /// `false` when it is not queued because `limit` bytes would be passed.
-    fn push(&mut self, seq: u64, msg: &[u8], limit: usize) -> bool {
+    /// not when `limit` bytes, or the shared budget, would be passed.
+    fn push(&mut self, seq: u64, msg: &[u8], limit: usize) -> Result<(), NotQueued> {
         if self.entries.contains_key(&seq) {
-            return true;
+            return Ok(());
         }
         if self.live.saturating_add(msg.len()) > limit {
-            return false;
+            return Err(NotQueued::Full);
+        }
+        if let Some(budget) = &self.budget
+            && !budget.try_take(msg.len())
+        {
+            return Err(NotQueued::Budget);
         }
         let start = self.bytes.len();
         self.bytes.extend_from_slice(msg);
         self.entries.insert(seq, start..self.bytes.len());
         self.live += msg.len();
-        true
+        Ok(())
+    }
+
+    /// `n` bytes of queued messages are gone.
+    fn release(&mut self, n: usize) {
+        self.live -= n;
+        if let Some(budget) = &self.budget {
+            budget.give_back(n);
+        }
     }
 
     /// Moves the message numbered `seq` into `out`, if queued.
@@ -250,7 +282,7 @@ impl Queue {
         };
         out.clear();
         out.extend_from_slice(&self.bytes[range.clone()]);
-        self.live -= range.len();
+        self.release(range.len());
         self.reclaim();
         true
     }
@@ -259,7 +291,7 @@ impl Queue {
     fn drop_below(&mut self, seq: u64) {
         let kept = self.entries.split_off(&seq);
         let dropped = std::mem::replace(&mut self.entries, kept);
-        self.live -= dropped.values().map(Range::len).sum::<usize>();
+        self.release(dropped.values().map(Range::len).sum::<usize>());
         self.reclaim();
     }
 
@@ -283,7 +315,7 @@ impl Queue {
     fn clear(&mut self) {
         self.bytes.clear();
         self.entries.clear();
-        self.live = 0;
+        self.release(self.live);
     }
 
     /// Gives back the bytes of taken messages once they are most of `bytes`.
@@ -458,6 +490,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let epoch = SystemTime::UNIX_EPOCH;
         let config_precision = config.timestamp_precision;
         let throttle = config.max_app_messages_per_sec.map(Throttle::new);
+        let budget_of_queue = config.shared_budget.clone();
         Session {
             config,
             store,
@@ -478,7 +511,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             draining: false,
             created: false,
             outbox: Outbox::default(),
-            queue: Queue::default(),
+            queue: Queue {
+                bytes: Vec::new(),
+                entries: BTreeMap::new(),
+                live: 0,
+                budget: budget_of_queue,
+            },
             resend_chunk: Vec::new(),
             resend_index: Vec::new(),
             held: Vec::new(),
@@ -1667,9 +1705,9 @@ mod tests {
     fn the_queue_gives_back_each_message_once_in_any_order() {
         let mut q = Queue::default();
         for seq in [5, 3, 9, 4] {
-            assert!(q.push(seq, &msg(seq, 10), usize::MAX));
+            assert!(q.push(seq, &msg(seq, 10), usize::MAX).is_ok());
         }
-        assert!(q.push(3, b"a duplicate is ignored", usize::MAX));
+        assert!(q.push(3, b"a duplicate is ignored", usize::MAX).is_ok());
         assert_eq!(q.high(), 9);
         let mut out = Vec::new();
         assert!(!q.take(6, &mut out));
@@ -1687,7 +1725,7 @@ mod tests {
         let mut q = Queue::default();
         // 4000 messages of 100 bytes; three of every four taken, in order.
         for seq in 1..=4000 {
-            assert!(q.push(seq, &msg(seq, 100), usize::MAX));
+            assert!(q.push(seq, &msg(seq, 100), usize::MAX).is_ok());
         }
         let mut out = Vec::new();
         for seq in (1..=4000).filter(|s| s % 4 != 0) {
