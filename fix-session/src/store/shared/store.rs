@@ -129,11 +129,12 @@ impl SharedStore {
             poisoned: false,
             removed: false,
         };
-        if fresh {
-            if let Err(e) = store.reset(now) {
-                store.log.release(name, true);
-                return Err(e);
-            }
+        if fresh && let Err(e) = store.reset(now) {
+            // Never named durably: the log forgets it, and the store's drop
+            // writes nothing more.
+            store.log.release(name, true);
+            store.removed = true;
+            return Err(e);
         }
         Ok(store)
     }
