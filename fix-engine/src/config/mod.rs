@@ -15,10 +15,14 @@
 //!   [`SessionSettings::get`]) with a warning saying so;
 //! - a key that cannot be honoured (a database as the message store, Java key
 //!   stores, certificate checks turned off) is an error naming it and why;
-//! - any other key is the application's, kept and readable with
+//! - any other key is the application's, kept with a warning
+//!   ([`WarningKind::UnknownKey`], naming the known key it is a slip from, if
+//!   any: `CheakLatency`, `LogonType`, `SSL_PROTOCOL`) and readable with
+//!   [`SessionSettings::application_keys`],
+//!   [`SessionHandle::application_keys`](crate::SessionHandle::application_keys),
 //!   [`SessionSettings::get`] and [`Settings::get`], as QuickFIX's
-//!   `SessionSettings` holds any key; but a key within a slip of a known one
-//!   (`CheakLatency`) is an error suggesting it.
+//!   `SessionSettings` holds any key. [`Settings::strict`] (`fixcfg check
+//!   --strict`) refuses a file at its first warning instead.
 //!
 //! As QuickFIX reads a file, the last of a repeated key wins and an unknown
 //! section is skipped (both with a warning), a session without StartTime and
