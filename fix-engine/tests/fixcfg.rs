@@ -72,7 +72,9 @@ fn warnings_are_printed_and_pass() {
     assert!(o.status.success(), "{out}");
     assert!(out.contains("4 warning(s)"), "{out}");
     assert!(
-        out.contains(":3: Username: not a setting QuickFIX or this engine knows: kept for the application"),
+        out.contains(
+            ":3: Username: not a setting QuickFIX or this engine knows: kept for the application"
+        ),
         "{out}"
     );
     assert!(
@@ -129,8 +131,12 @@ fn a_slip_warns_and_strict_refuses_it() {
         assert_eq!(o.status.code(), Some(1), "{out}");
         assert!(
             out.contains("error: ")
-                && out.contains("slip.cfg:8: CheakLatency: not a setting QuickFIX or this engine knows")
-                && out.contains("(refused by strict loading: correct the line, or load without --strict)"),
+                && out.contains(
+                    "slip.cfg:8: CheakLatency: not a setting QuickFIX or this engine knows"
+                )
+                && out.contains(
+                    "(refused by strict loading: correct the line, or load without --strict)"
+                ),
             "{out}"
         );
     }

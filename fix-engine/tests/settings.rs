@@ -1640,7 +1640,10 @@ fn application_keys_are_kept_with_warnings_and_slips_suggest_the_key() {
         let text = format!("{ACCEPTOR}{written}=Y\n");
         let (_, key, message) = warned(&text).remove(0);
         assert_eq!(key.as_deref(), Some(written));
-        assert!(message.ends_with(&format!("did you mean {meant}?")), "{message}");
+        assert!(
+            message.ends_with(&format!("did you mean {meant}?")),
+            "{message}"
+        );
         let s = Settings::parse("s.cfg", &text).unwrap();
         let keys = s.sessions()[0].application_keys();
         assert_eq!(keys.get(written), Some(&"Y"));
@@ -2130,7 +2133,9 @@ fn reconnect_interval_zero_and_an_empty_template_target_load_as_quickfix_reads_t
     let (line, key, message) = fails(&ACCEPTOR.replace("TargetCompID=C1", "TargetCompID="));
     assert_eq!((line, key.as_deref()), (Some(5), Some("TargetCompID")));
     assert!(
-        message.contains("an empty TargetCompID is read only in an acceptor template (AcceptorTemplate=Y)"),
+        message.contains(
+            "an empty TargetCompID is read only in an acceptor template (AcceptorTemplate=Y)"
+        ),
         "{message}"
     );
 }

@@ -297,7 +297,7 @@ impl SessionSettings {
     /// ")?;
     /// let keys = s.sessions()[0].application_keys();
     /// assert_eq!(keys.into_iter().collect::<Vec<_>>(), [("LogonType", "password"), ("VendorGateway", "ldn-2")]);
-    /// assert!(s.warnings()[0].to_string().ends_with("did you mean LogonTag?"));
+    /// assert!(s.warnings()[0].to_string().ends_with("did you mean LogonTime?"));
     /// # Ok::<(), fix_engine::config::ConfigError>(())
     /// ```
     pub fn application_keys(&self) -> BTreeMap<&str, &str> {
