@@ -25,8 +25,7 @@ use common::{acceptor, free_port, initiator, order, settings, temp_dir};
 use fix_core::Message;
 use fix_engine::{Engine, SendError, SessionHandle};
 use fix_session::{
-    AppReject, Application, ChunkLimit, FileStore, MessageStore, Outbox, Refusal, SessionId, State,
-    StoreError,
+    AppReject, Application, ChunkLimit, MessageStore, Outbox, Refusal, SessionId, State, StoreError,
 };
 
 const ROLE: &str = "FIX_ENGINE_CRASH_ROLE";

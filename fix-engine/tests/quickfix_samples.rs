@@ -258,9 +258,12 @@ fn settings_file(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The (line, key) of each warning a file loads with, in order.
+type Warned = &'static [(usize, &'static str)];
+
 /// Each file of `tests/quickfix_settings/`: its sessions and templates, and
 /// the (line, key) of each warning it loads with, in order.
-const QUICKFIX_SETTINGS: &[(&str, (usize, usize), &[(usize, &str)])] = &[
+const QUICKFIX_SETTINGS: &[(&str, (usize, usize), Warned)] = &[
     ("cpp-executor-versions.cfg", (3, 0), &[]),
     (
         "cpp-tradeclient-reconnect0.cfg",

@@ -128,11 +128,9 @@ impl SharedStore {
             poisoned: false,
             removed: false,
         };
-        if fresh {
-            if let Err(e) = store.reset(now) {
-                store.log.release(name, true);
-                return Err(e);
-            }
+        if fresh && let Err(e) = store.reset(now) {
+            store.log.release(name, true);
+            return Err(e);
         }
         Ok(store)
     }
