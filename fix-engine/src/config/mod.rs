@@ -839,8 +839,8 @@ impl Settings {
     /// Reads settings `text`; `file` names it in errors and warnings.
     ///
     /// ```
-    /// let err = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\nHeartBeatInt=30\n").unwrap_err();
-    /// assert_eq!(err.to_string(), "a.cfg:2: HeartBeatInt: did you mean HeartBtInt?");
+    /// let err = fix_engine::config::Settings::parse("a.cfg", "[DEFAULT]\nHeartBtInt=abc\n[SESSION]\n").unwrap_err();
+    /// assert_eq!(err.to_string(), r#"a.cfg:2: HeartBtInt: "abc" is not a number of seconds"#);
     /// ```
     pub fn parse(file: impl AsRef<Path>, text: &str) -> Result<Settings, ConfigError> {
         file::parse(file.as_ref(), text)
