@@ -402,7 +402,8 @@ pub struct InitiatorTransport {
 
 impl InitiatorTransport {
     /// The pause the engine makes for [`reconnect_interval`](Self::reconnect_interval):
-    /// that, and one second for `ReconnectInterval=0`.
+    /// that, and one second for `ReconnectInterval=0` (a shorter pause given
+    /// in code, such as 300 ms, is kept).
     ///
     /// QuickFIX C++ reconnects when, at a tick of its connector's one-second
     /// timer, `now - last attempt >= ReconnectInterval`; with 0 that is every
@@ -416,14 +417,19 @@ impl InitiatorTransport {
     /// let at = |secs| InitiatorTransport { endpoints: vec![], reconnect_interval: Duration::from_secs(secs) };
     /// assert_eq!(at(0).reconnect_pause(), Duration::from_secs(1));
     /// assert_eq!(at(5).reconnect_pause(), Duration::from_secs(5));
+    /// let quick = InitiatorTransport { endpoints: vec![], reconnect_interval: Duration::from_millis(300) };
+    /// assert_eq!(quick.reconnect_pause(), Duration::from_millis(300));
     /// ```
     pub fn reconnect_pause(&self) -> Duration {
-        self.reconnect_interval.max(RECONNECT_TICK)
+        if self.reconnect_interval.is_zero() {
+            RECONNECT_TICK
+        } else {
+            self.reconnect_interval
+        }
     }
 }
 
-/// QuickFIX C++'s connector timer tick, the shortest pause between rounds of
-/// connection attempts.
+/// QuickFIX C++'s connector timer tick: its pause for `ReconnectInterval=0`.
 const RECONNECT_TICK: Duration = Duration::from_secs(1);
 
 /// A host and port to connect to.
