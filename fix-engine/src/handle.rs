@@ -7,6 +7,7 @@
 //! session is free at that moment, and queues when it is not: it never waits
 //! for the session either.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 
@@ -299,6 +300,8 @@ pub(crate) struct Shared {
     admin: Mutex<Vec<Request>>,
     /// Held, removed, or open.
     gate: watch::Sender<Gate>,
+    /// The session's application keys, for [`SessionHandle::application_keys`].
+    application_keys: BTreeMap<String, String>,
 }
 
 impl std::fmt::Debug for Shared {
@@ -317,6 +320,7 @@ impl Shared {
         id: SessionId,
         capacity: usize,
         parser: fix_core::Parser<'static>,
+        application_keys: BTreeMap<String, String>,
     ) -> Arc<Shared> {
         Arc::new(Shared {
             id,
@@ -333,6 +337,7 @@ impl Shared {
             tickets: Mutex::new(Tickets::default()),
             admin: Mutex::new(Vec::new()),
             gate: watch::Sender::new(Gate::Open),
+            application_keys,
         })
     }
 
@@ -745,6 +750,27 @@ impl SessionHandle {
             .clone()
     }
 
+    /// The session's application keys: the keys of its settings that no
+    /// QuickFIX implementation documents and the engine does not read, with
+    /// their values (see
+    /// [`SessionSettings::application_keys`](crate::config::SessionSettings::application_keys)),
+    /// for the application to read as QuickFIX's reads the session's
+    /// `Dictionary`; a session made from an acceptor template has its
+    /// template's.
+    ///
+    /// ```no_run
+    /// # fn f(handle: fix_engine::SessionHandle) {
+    /// let logon_type = handle.application_keys().get("LogonType").copied();
+    /// # }
+    /// ```
+    pub fn application_keys(&self) -> BTreeMap<&str, &str> {
+        self.shared
+            .application_keys
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect()
+    }
+
     /// Starts a Logout (the session ends when it is answered, or after
     /// LogoutTimeout); a session that is connected but not logged on is
     /// disconnected. Messages queued before it are sent first.
@@ -903,6 +929,7 @@ mod tests {
             SessionId::new("FIX.4.4", "A", "B"),
             capacity,
             fix_core::Parser::new(),
+            BTreeMap::new(),
         );
         shared.set_state(State::LoggedOn);
         SessionHandle::new(shared)

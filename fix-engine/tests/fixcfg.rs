@@ -70,7 +70,13 @@ fn warnings_are_printed_and_pass() {
     let o = fixcfg(&["check", path.to_str().unwrap()]);
     let out = stdout(&o);
     assert!(o.status.success(), "{out}");
-    assert!(out.contains("3 warning(s)"), "{out}");
+    assert!(out.contains("4 warning(s)"), "{out}");
+    assert!(
+        out.contains(
+            ":3: Username: not a setting QuickFIX or this engine knows: kept for the application"
+        ),
+        "{out}"
+    );
     assert!(
         out.contains(":4: StartTime: missing, with EndTime: the session is non-stop"),
         "{out}"
@@ -105,16 +111,55 @@ fn warnings_are_printed_and_pass() {
 }
 
 #[test]
+fn a_slip_warns_and_strict_refuses_it() {
+    let path = temp(
+        "slip.cfg",
+        "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nNonStopSession=Y\nCheakLatency=N\n",
+    );
+    let path = path.to_str().unwrap();
+    let o = fixcfg(&["check", path]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("warning: ")
+            && out.contains("slip.cfg:8: CheakLatency: not a setting QuickFIX or this engine knows: kept for the application (application_keys); did you mean CheckLatency?"),
+        "{out}"
+    );
+    for args in [["check", "--strict", path], ["check", path, "--strict"]] {
+        let o = fixcfg(&args);
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(1), "{out}");
+        assert!(
+            out.contains("error: ")
+                && out.contains(
+                    "slip.cfg:8: CheakLatency: not a setting QuickFIX or this engine knows"
+                )
+                && out.contains(
+                    "(refused by strict loading: correct the line, or load without --strict)"
+                ),
+            "{out}"
+        );
+    }
+    // A file without warnings passes under --strict.
+    let clean = temp(
+        "clean.cfg",
+        "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nNonStopSession=Y\n",
+    );
+    let o = fixcfg(&["check", "--strict", clean.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stdout(&o));
+}
+
+#[test]
 fn a_broken_file_fails() {
     let path = temp(
         "broken.cfg",
-        "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nCheakLatency=N\n",
+        "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nHeartBtInt=abc\n",
     );
     let o = fixcfg(&["check", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
     assert!(
-        out.contains("broken.cfg:7: CheakLatency: did you mean CheckLatency?"),
+        out.contains(r#"broken.cfg:7: HeartBtInt: "abc" is not a number of seconds"#),
         "{out}"
     );
 }
@@ -142,6 +187,7 @@ fn a_file_that_does_not_open_fails() {
 fn usage() {
     assert_eq!(fixcfg(&[]).status.code(), Some(2));
     assert_eq!(fixcfg(&["lint", "x"]).status.code(), Some(2));
+    assert_eq!(fixcfg(&["check", "--lenient", "x"]).status.code(), Some(2));
     assert!(fixcfg(&["--help"]).status.success());
 }
 

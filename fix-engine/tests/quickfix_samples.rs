@@ -2,7 +2,9 @@
 //! QuickFIX C++'s, QuickFIX/J's, QuickFIX/Go's and QuickFIX/n's own examples
 //! (`tests/quickfix/`, written for these tests from their documented keys)
 //! load, with warnings for what the engine passes over, or fail only with an
-//! error naming what the engine lacks.
+//! error naming what the engine lacks; and users' files as QuickFIX loads
+//! them (`tests/quickfix_settings/`): unknown keys the application's, with a
+//! warning, `ReconnectInterval=0`, a template without a TargetCompID.
 
 use fix_core::value::Precision;
 use std::path::{Path, PathBuf};
@@ -247,4 +249,206 @@ fn every_sample_loads_or_names_what_is_lacking() {
         }
     }
     assert_eq!((loaded, files), (8, 10));
+}
+
+/// A file of `tests/quickfix_settings/` (see its README.md).
+fn settings_file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/quickfix_settings")
+        .join(name)
+}
+
+/// The (line, key) of each warning a file loads with, in order.
+type Warned = &'static [(usize, &'static str)];
+
+/// Each file of `tests/quickfix_settings/`: its sessions and templates, and
+/// the (line, key) of each warning it loads with, in order.
+const QUICKFIX_SETTINGS: &[(&str, (usize, usize), Warned)] = &[
+    ("cpp-executor-versions.cfg", (3, 0), &[]),
+    (
+        "cpp-tradeclient-reconnect0.cfg",
+        (1, 0),
+        &[(11, "HttpAcceptPort")],
+    ),
+    ("cpp-weekly.cfg", (1, 0), &[]),
+    ("fixt-acceptor.cfg", (1, 0), &[(9, "OpsOwner")]),
+    (
+        "go-acceptor.cfg",
+        (2, 0),
+        &[(11, "ConnectionType"), (14, "ConnectionType")],
+    ),
+    (
+        "n-failover-initiator.cfg",
+        (1, 0),
+        &[(13, "X_OrderRouting")],
+    ),
+    ("n-timezone-acceptor.cfg", (2, 0), &[]),
+    ("qfj-banzai-initiator.cfg", (1, 0), &[]),
+    (
+        "qfj-executor-app-keys.cfg",
+        (2, 0),
+        &[
+            (12, "ValidOrderTypes"),
+            (13, "DefaultMarketPrice"),
+            (20, "ValidOrderTypes"),
+        ],
+    ),
+    ("qfj-executor-template.cfg", (0, 1), &[]),
+    (
+        "qfj-slips.cfg",
+        (1, 0),
+        &[(9, "ValidateFieldsOutOfOrders"), (15, "ResetOnLogn")],
+    ),
+    ("ssl-protocol.cfg", (1, 0), &[(10, "SSL_PROTOCOL")]),
+    (
+        "vendor-logontype.cfg",
+        (1, 0),
+        &[(12, "LogonType"), (13, "VendorDesk")],
+    ),
+];
+
+/// Every file of the corpus loads, with the warnings expected of it; strict
+/// loading refuses exactly those with a warning, at its first one, and so
+/// every file with an unknown key.
+#[test]
+fn every_quickfix_settings_file_loads() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/quickfix_settings");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".cfg"))
+        .collect();
+    names.sort();
+    let listed: Vec<&str> = QUICKFIX_SETTINGS.iter().map(|(n, _, _)| *n).collect();
+    assert_eq!(names, listed, "every file is listed, with its warnings");
+    assert!(names.len() >= 12);
+
+    let mut with_unknown_keys = 0;
+    for &(name, (sessions, templates), expected) in QUICKFIX_SETTINGS {
+        let s = Settings::from_path(settings_file(name)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            (s.sessions().len(), s.templates().len()),
+            (sessions, templates),
+            "{name}"
+        );
+        let warned: Vec<(usize, &str)> = s
+            .warnings()
+            .iter()
+            .map(|w| (w.line().unwrap(), w.key().unwrap()))
+            .collect();
+        assert_eq!(warned, expected, "{name}");
+
+        match (s.strict(), s.warnings().first()) {
+            (Ok(()), None) => {}
+            (Err(e), Some(first)) => {
+                assert_eq!((e.line(), e.key()), (first.line(), first.key()), "{name}");
+                assert_eq!(
+                    e.kind(),
+                    &ErrorKind::Strict {
+                        warning: first.kind().clone()
+                    }
+                );
+            }
+            (strict, first) => panic!("{name}: {strict:?} beside {first:?}"),
+        }
+        let unknown = s
+            .warnings()
+            .iter()
+            .filter(|w| matches!(w.kind(), WarningKind::UnknownKey { .. }))
+            .count();
+        if unknown > 0 {
+            with_unknown_keys += 1;
+            assert!(s.strict().is_err(), "{name}");
+        }
+        // Each unknown key reaches the application of every session reading it.
+        let all = s
+            .sessions()
+            .iter()
+            .chain(s.templates().iter().map(|t| t.settings()));
+        for session in all {
+            let keys = session.application_keys();
+            for w in s.warnings() {
+                if matches!(w.kind(), WarningKind::UnknownKey { .. }) {
+                    assert!(keys.contains_key(w.key().unwrap()), "{name}: {w}");
+                }
+            }
+            // The dictionary named is the repository's, relative to its root.
+            if let Some(path) = &session.dictionaries.data_dictionary {
+                assert_eq!(path, Path::new("spec/FIX44.xml"), "{name}");
+                assert!(
+                    Path::new(env!("CARGO_MANIFEST_DIR"))
+                        .join("..")
+                        .join(path)
+                        .is_file()
+                );
+            }
+        }
+    }
+    assert_eq!(with_unknown_keys, 6);
+}
+
+#[test]
+fn quickfix_settings_unknown_keys_reach_the_application() {
+    let s = Settings::from_path(settings_file("vendor-logontype.cfg")).unwrap();
+    let keys = s.sessions()[0].application_keys();
+    assert_eq!(
+        keys.into_iter().collect::<Vec<_>>(),
+        [("LogonType", "password"), ("VendorDesk", "EQ-LDN")]
+    );
+    // The slip's warning keeps the key it may have meant.
+    assert_eq!(
+        s.warnings()[0].kind(),
+        &WarningKind::UnknownKey {
+            suggestion: Some("LogonTime")
+        }
+    );
+    let s = Settings::from_path(settings_file("ssl-protocol.cfg")).unwrap();
+    assert!(
+        s.warnings()[0]
+            .to_string()
+            .ends_with("did you mean SSLProtocol?")
+    );
+    assert_eq!(
+        s.sessions()[0].application_keys().get("SSL_PROTOCOL"),
+        Some(&"+TLSv1.2")
+    );
+    assert!(s.sessions()[0].tls.is_none());
+
+    // A session's own value over [DEFAULT]'s.
+    let s = Settings::from_path(settings_file("qfj-executor-app-keys.cfg")).unwrap();
+    let by_version = |v: &str| {
+        let id = SessionId::new(v, "EXEC", "BANZAI");
+        let keys = s.session(&id).unwrap().application_keys();
+        (
+            keys["ValidOrderTypes"].to_owned(),
+            keys["DefaultMarketPrice"].to_owned(),
+        )
+    };
+    assert_eq!(by_version("FIX.4.2"), ("1,2,F".into(), "12.30".into()));
+    assert_eq!(by_version("FIX.4.4"), ("1,2".into(), "12.30".into()));
+}
+
+#[test]
+fn quickfix_settings_reconnect_at_once_and_templates_without_a_target() {
+    for name in ["cpp-tradeclient-reconnect0.cfg", "n-failover-initiator.cfg"] {
+        let s = Settings::from_path(settings_file(name)).unwrap();
+        let Transport::Initiator(i) = &s.sessions()[0].transport else {
+            panic!("{name}")
+        };
+        assert_eq!(i.reconnect_interval.as_secs(), 0, "{name}");
+        assert_eq!(i.reconnect_pause().as_secs(), 1, "{name}");
+    }
+    let s = Settings::from_path(settings_file("qfj-executor-template.cfg")).unwrap();
+    let [t] = s.templates() else { panic!() };
+    assert_eq!(t.pattern(), &SessionId::new("FIX.4.4", "EXEC", "*"));
+    let id = SessionId::new("FIX.4.4", "EXEC", "ANY-CLIENT");
+    assert_eq!(
+        s.template_for(&id)
+            .unwrap()
+            .session_for(&id)
+            .unwrap()
+            .session
+            .id,
+        id
+    );
 }

@@ -450,11 +450,6 @@ fn bad_values_name_line_and_key() {
             "HeartBtInt",
             r#""99999999999" is not a number of seconds"#,
         ),
-        (
-            "ReconnectInterval=0",
-            "ReconnectInterval",
-            r#""0" is not a number of seconds above 0"#,
-        ),
         // QuickFIX/J's stepped intervals: refused, not read as a fixed one.
         (
             "ReconnectInterval=5x2;30",
@@ -1001,21 +996,19 @@ fn syntax_errors() {
             "a second [DEFAULT] section (the first is at line 1)".into()
         )
     );
+    // A slip from a known key, or a family's bad number, is the application's
+    // key, with a warning naming the key likely meant.
     assert_eq!(
-        fails("[SESSION]\nHeartBeatInt=30\n"),
-        (
-            Some(2),
+        warned(&format!("{INITIATOR}HeartBeatInt=30\n")),
+        [(
+            Some(11),
             Some("HeartBeatInt".into()),
-            "did you mean HeartBtInt?".into()
-        )
+            "not a setting QuickFIX or this engine knows: kept for the application (application_keys); did you mean HeartBtInt?".into()
+        )]
     );
     assert_eq!(
-        fails("[SESSION]\nSocketConnectHost0=h\n"),
-        (
-            Some(2),
-            Some("SocketConnectHost0".into()),
-            "not a setting QuickFIX or this engine knows (failover hosts and ports are numbered from 1)".into()
-        )
+        warned(&format!("{INITIATOR}SocketConnectHost0=h\n"))[0].2,
+        "not a setting QuickFIX or this engine knows: kept for the application (application_keys); did you mean SocketConnectHost1?"
     );
     assert_eq!(
         warned(&format!("{ACCEPTOR}forceresendwhencorruptedstore=Y\n")),
@@ -1053,8 +1046,11 @@ fn syntax_errors() {
         ]
     );
     assert_eq!(one(&twice).session.heart_bt_int, 31);
-    let whole = err("[SESSION]\nCheakLatency=N\n").to_string();
-    assert_eq!(whole, "s.cfg:2: CheakLatency: did you mean CheckLatency?");
+    let whole = Settings::parse("s.cfg", &format!("{ACCEPTOR}CheakLatency=N\n")).unwrap();
+    assert_eq!(
+        whole.warnings()[0].to_string(),
+        "s.cfg:9: CheakLatency: not a setting QuickFIX or this engine knows: kept for the application (application_keys); did you mean CheckLatency?"
+    );
     // Comments, blank lines, spaces, CRLF, a BOM and lower-case keys are fine.
     let loose = format!(
         "\u{feff}# c\r\n\r\n  [ session ]  \r\n{}",
@@ -1600,13 +1596,26 @@ fn what_the_engine_does_not_do_is_a_warning_or_an_error() {
 }
 
 #[test]
-fn application_keys_are_kept_and_slips_are_errors() {
+fn application_keys_are_kept_with_warnings_and_slips_suggest_the_key() {
     let text = format!(
         "[DEFAULT]\nUsername=u0\nPassword=p0\n{ACCEPTOR}Username=u1\nAccount=ACC-1\n{}",
         ACCEPTOR.replace("C1", "C2")
     );
     let s = Settings::parse("s.cfg", &text).unwrap();
-    assert!(s.warnings().is_empty());
+    let unknown: Vec<_> = s.warnings().iter().map(|w| (w.line(), w.key())).collect();
+    assert_eq!(
+        unknown,
+        [
+            (Some(2), Some("Username")),
+            (Some(3), Some("Password")),
+            (Some(12), Some("Username")),
+            (Some(13), Some("Account"))
+        ]
+    );
+    assert_eq!(
+        s.strict().unwrap_err().to_string(),
+        "s.cfg:2: Username: not a setting QuickFIX or this engine knows: kept for the application (application_keys) (refused by strict loading: correct the line, or load without --strict)"
+    );
     let c1 = SessionId::new("FIX.4.4", "EXEC", "C1");
     let c2 = SessionId::new("FIX.4.4", "EXEC", "C2");
     assert_eq!(s.get(&c1, "Username"), Some("u1"));
@@ -1628,12 +1637,22 @@ fn application_keys_are_kept_and_slips_are_errors() {
         ("filestorepth", "FileStorePath"),
         ("Weekday", "Weekdays"),
     ] {
-        let (_, key, message) = fails(&format!("{ACCEPTOR}{written}=Y\n"));
-        assert_eq!(
-            (key.as_deref(), message),
-            (Some(written), format!("did you mean {meant}?"))
+        let text = format!("{ACCEPTOR}{written}=Y\n");
+        let (_, key, message) = warned(&text).remove(0);
+        assert_eq!(key.as_deref(), Some(written));
+        assert!(
+            message.ends_with(&format!("did you mean {meant}?")),
+            "{message}"
         );
+        let s = Settings::parse("s.cfg", &text).unwrap();
+        let keys = s.sessions()[0].application_keys();
+        assert_eq!(keys.get(written), Some(&"Y"));
     }
+    let c2_keys = s.session(&c2).unwrap().application_keys();
+    assert_eq!(
+        c2_keys.into_iter().collect::<Vec<_>>(),
+        [("Password", "p0"), ("Username", "u0")]
+    );
 }
 
 #[test]
@@ -1778,11 +1797,14 @@ fn logon_tags_are_body_fields_in_their_order() {
         assert_eq!(key.as_deref(), Some("LogonTag"), "{bad}");
         assert!(message.ends_with("is not a body field as tag=value, such as 553=user (header and trailer fields are the session's)"), "{bad}: {message}");
     }
+    // A bad number is an application's key, with the family's first name suggested.
     assert_eq!(
-        fails(&format!("{INITIATOR}LogonTag01=553=u\n"))
-            .1
-            .as_deref(),
-        Some("LogonTag01")
+        warned(&format!("{INITIATOR}LogonTag01=553=u\n")),
+        [(
+            Some(11),
+            Some("LogonTag01".into()),
+            "not a setting QuickFIX or this engine knows: kept for the application (application_keys); did you mean LogonTag1?".into()
+        )]
     );
     let err = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1"))
         .socket_accept_port(5001)
@@ -2088,4 +2110,32 @@ fn max_messages_per_second_is_read_per_session() {
     .build()
     .unwrap();
     assert_eq!(built.session.max_app_messages_per_sec, NonZeroU32::new(20));
+}
+
+#[test]
+fn reconnect_interval_zero_and_an_empty_template_target_load_as_quickfix_reads_them() {
+    let i = initiator("ReconnectInterval=0\n");
+    let Transport::Initiator(t) = &i.transport else {
+        unreachable!()
+    };
+    assert_eq!(t.reconnect_interval, Duration::ZERO);
+    // QuickFIX C++ tries again at its next one-second timer tick.
+    assert_eq!(t.reconnect_pause(), Duration::from_secs(1));
+
+    let template = ACCEPTOR.replace("TargetCompID=C1", "TargetCompID=") + "AcceptorTemplate=Y\n";
+    let s = Settings::parse("s.cfg", &template).unwrap();
+    assert!(s.warnings().is_empty());
+    assert_eq!(s.templates()[0].pattern().target_comp_id, "*");
+    assert!(
+        s.template_for(&SessionId::new("FIX.4.4", "EXEC", "ANY"))
+            .is_some()
+    );
+    let (line, key, message) = fails(&ACCEPTOR.replace("TargetCompID=C1", "TargetCompID="));
+    assert_eq!((line, key.as_deref()), (Some(5), Some("TargetCompID")));
+    assert!(
+        message.contains(
+            "an empty TargetCompID is read only in an acceptor template (AcceptorTemplate=Y)"
+        ),
+        "{message}"
+    );
 }

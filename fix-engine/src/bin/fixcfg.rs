@@ -1,27 +1,36 @@
-//! `fixcfg check FILE`: loads a settings file exactly as the engine does,
-//! opens the dictionaries, certificates and store directories it names, and
-//! prints each session (role, schedule, transport, store, log, TLS) and every
-//! warning. Exits 0 when the engine would start with the file, 1 on an error
-//! (a settings error, or a file that does not open), 2 on a usage error.
+//! `fixcfg check [--strict] FILE`: loads a settings file exactly as the
+//! engine does, opens the dictionaries, certificates and store directories it
+//! names, and prints each session (role, schedule, transport, store, log, TLS)
+//! and every warning. Exits 0 when the engine would start with the file, 1 on
+//! an error (a settings error, or a file that does not open), 2 on a usage
+//! error. `--strict` makes every warning (an unknown key, a key passed over)
+//! an error, as `Settings::strict` does.
 //!
 //! ```text
 //! $ fixcfg check samples/executor.cfg
+//! $ fixcfg check --strict samples/executor.cfg
 //! ```
 
 use std::process::ExitCode;
 
 use fix_engine::config::{SessionSettings, Settings, Transport, check_files};
 
-const USAGE: &str = "usage: fixcfg check FILE
+const USAGE: &str = "usage: fixcfg check [--strict] FILE
 
 Loads a QuickFIX-style settings file as fix-engine does, opens the
 dictionaries, certificates and store directories it names, and prints each
-session and every warning. Exit status: 0 good, 1 an error, 2 usage.";
+session and every warning. --strict makes every warning an error (an unknown
+key, a key passed over). Exit status: 0 good, 1 an error, 2 usage.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
-        [command, file] if command == "check" => check(file),
+        [command, file] if command == "check" => check(file, false),
+        [command, flag, file] | [command, file, flag]
+            if command == "check" && flag == "--strict" =>
+        {
+            check(file, true)
+        }
         [flag] if flag == "-h" || flag == "--help" => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -33,7 +42,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn check(file: &str) -> ExitCode {
+fn check(file: &str, strict: bool) -> ExitCode {
     let settings = match Settings::from_path(file) {
         Ok(settings) => settings,
         Err(e) => {
@@ -60,8 +69,13 @@ fn check(file: &str) -> ExitCode {
     if !settings.warnings().is_empty() {
         println!();
         for w in settings.warnings() {
-            println!("warning: {w}");
+            if strict {
+                println!("error: {}", w.to_error());
+            } else {
+                println!("warning: {w}");
+            }
         }
+        failed |= strict;
     }
     if failed {
         ExitCode::FAILURE

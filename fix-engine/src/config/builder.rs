@@ -217,7 +217,7 @@ impl SessionBuilder {
                     reason: "a setting of the engine: give it through its SessionBuilder method",
                 },
             }),
-            Lookup::BadFamily => Some(ErrorKind::UnknownKey),
+            Lookup::BadFamily(_) => Some(ErrorKind::UnknownKey),
         };
         if let Some(kind) = problem {
             if self.pending.is_none() {
@@ -355,7 +355,9 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         socket_accept_address(value: impl Into<String>) => SocketAcceptAddress = Value::Text(value.into());
-        /// `ReconnectInterval` (initiator only; default 30 s, above 0).
+        /// `ReconnectInterval` (initiator only; default 30 s; 0 is QuickFIX
+        /// C++'s "at the next second", see
+        /// [`InitiatorTransport::reconnect_pause`](super::InitiatorTransport::reconnect_pause)).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).reconnect_interval(std::time::Duration::from_secs(5));
@@ -1191,7 +1193,10 @@ impl SessionBuilder {
         let logon_timeout = self.positive(LogonTimeout)?;
         let logout_timeout = self.positive(LogoutTimeout)?;
         let max_latency = self.positive(MaxLatency)?;
-        let reconnect_interval = self.positive(ReconnectInterval)?;
+        // 0 too, as QuickFIX C++ reads it (see `InitiatorTransport::reconnect_pause`).
+        let reconnect_interval = self
+            .seconds(ReconnectInterval)
+            .ok_or_else(|| missing(ReconnectInterval, "it has no default"))?;
 
         let (heart_bt_int, transport) = if initiator {
             let heart_bt_int = match self.seconds(HeartBtInt) {

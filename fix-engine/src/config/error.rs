@@ -171,8 +171,10 @@ pub enum ErrorKind {
     /// A numbered key whose number is not one (`SocketConnectHost0`,
     /// `SocketConnectPortX`): failover endpoints count from 1.
     UnknownKey,
-    /// A key that is a small slip from a known one (`CheakLatency`): an error
-    /// rather than an application's key, so that a typo is not ignored.
+    /// A key that is a small slip from a known one (`CheakLatency`), given to
+    /// [`SessionBuilder::set`](super::SessionBuilder::set): an error there
+    /// rather than an application's key, so that a typo is not ignored (a
+    /// settings file keeps it, with a [`WarningKind::UnknownKey`]).
     Misspelt {
         /// The known key it is near.
         suggestion: &'static str,
@@ -217,6 +219,12 @@ pub enum ErrorKind {
     },
     /// `*` as a CompID or BeginString outside an acceptor template.
     Wildcard,
+    /// A warning, refused by strict loading ([`Settings::strict`](super::Settings::strict),
+    /// `fixcfg check --strict`): the file loads without it.
+    Strict {
+        /// What the warning says.
+        warning: WarningKind,
+    },
     /// Two sessions with the same session ID (or two templates with the same
     /// pattern).
     DuplicateSession {
@@ -280,6 +288,10 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Wildcard => {
                 f.write_str("* matches any value only in a session with AcceptorTemplate=Y")
             }
+            ErrorKind::Strict { warning } => write!(
+                f,
+                "{warning} (refused by strict loading: correct the line, or load without --strict)"
+            ),
             ErrorKind::DuplicateSession { id, first_line } => {
                 write!(f, "session {id} is defined twice")?;
                 match first_line {
@@ -367,6 +379,30 @@ impl Warning {
         self.key.as_deref()
     }
 
+    /// The warning as strict loading's error ([`ErrorKind::Strict`]), at the
+    /// same file, line and key.
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("a.cfg", "[X]\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\nNonStopSession=Y\n")?;
+    /// let err = s.warnings()[0].to_error();
+    /// assert!(err.to_string().starts_with("a.cfg:1: [X] is not a section QuickFIX reads"));
+    /// assert!(err.to_string().ends_with("(refused by strict loading: correct the line, or load without --strict)"));
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn to_error(&self) -> ConfigError {
+        let kind = ErrorKind::Strict {
+            warning: self.kind.clone(),
+        };
+        let error = match &self.key {
+            Some(key) => ConfigError::keyed(key.clone(), kind),
+            None => ConfigError::new(kind),
+        };
+        match &self.file {
+            Some(file) => error.at(file, self.line),
+            None => error.with_line(self.line),
+        }
+    }
+
     /// What was passed over, and why.
     ///
     /// ```
@@ -445,6 +481,16 @@ pub enum WarningKind {
         /// What the engine has instead.
         note: &'static str,
     },
+    /// A key no QuickFIX implementation documents and the engine does not
+    /// read: kept as the application's, readable with
+    /// [`SessionSettings::application_keys`](super::SessionSettings::application_keys),
+    /// as QuickFIX keeps any key in the session's `Dictionary`.
+    UnknownKey {
+        /// The known key it is a small slip from (`HeartBeatInt` for
+        /// `HeartBtInt`, `SocketConnectHost1` for `SocketConnectHost0`), which
+        /// is likely what was meant.
+        suggestion: Option<&'static str>,
+    },
     /// A setting the engine keeps (readable with
     /// [`SessionSettings::get`](super::SessionSettings::get)) but does not
     /// apply yet.
@@ -490,6 +536,15 @@ impl fmt::Display for WarningKind {
             WarningKind::NonStop => f.write_str(
                 "missing, with EndTime: the session is non-stop (NonStopSession=Y says so without this warning)",
             ),
+            WarningKind::UnknownKey { suggestion } => {
+                f.write_str(
+                    "not a setting QuickFIX or this engine knows: kept for the application (application_keys)",
+                )?;
+                match suggestion {
+                    Some(s) => write!(f, "; did you mean {s}?"),
+                    None => Ok(()),
+                }
+            }
             WarningKind::NoEffect { note } => write!(f, "has no effect: {note}"),
             WarningKind::Ignored { note } => write!(f, "ignored: {note}"),
             WarningKind::NotApplied { value, note, why } => {

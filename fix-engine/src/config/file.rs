@@ -159,12 +159,7 @@ fn sections(
         let Some(section) = section else {
             return Err(keyed(ErrorKind::OutsideSection));
         };
-        let key = match lookup(written) {
-            Lookup::Known(key) => key,
-            Lookup::BadFamily => return Err(keyed(ErrorKind::UnknownKey)),
-            Lookup::Misspelt(suggestion) => return Err(keyed(ErrorKind::Misspelt { suggestion })),
-            Lookup::Unknown => Key::App(written.to_owned()),
-        };
+        let key = known_or_kept(written, line, warnings);
         if let Some(i) = section.entries.iter().position(|e| e.key.same(&key)) {
             let first = section.entries.remove(i);
             warn(
@@ -186,6 +181,28 @@ fn sections(
         });
     }
     Ok((default, sessions))
+}
+
+/// The key `written` names, or (for one no QuickFIX implementation documents)
+/// the application's, kept with a warning, as QuickFIX keeps any key: a slip
+/// from a known key is told with the key likely meant, not refused, so that a
+/// file QuickFIX loads loads here.
+fn known_or_kept(written: &str, line: usize, warnings: &mut Vec<Warning>) -> Key {
+    let suggestion = match lookup(written) {
+        Lookup::Known(key) => return key,
+        Lookup::BadFamily(first) => Some(first),
+        Lookup::Misspelt(suggestion) => Some(suggestion),
+        Lookup::Unknown => None,
+    };
+    warn(
+        warnings,
+        Warning::new(
+            line,
+            Some(written.to_owned()),
+            WarningKind::UnknownKey { suggestion },
+        ),
+    );
+    Key::App(written.to_owned())
 }
 
 fn at(e: &Entry, kind: ErrorKind) -> ConfigError {
@@ -425,10 +442,11 @@ fn session(
 
     let id_part = "it is part of the session ID";
     let begin_string = &required(BeginString, id_part)?.value;
+    let template = role == Role::Acceptor && flag(AcceptorTemplate, false)?;
     let id = SessionId {
         begin_string: begin_string.clone(),
         sender_comp_id: required(SenderCompID, id_part)?.value.clone(),
-        target_comp_id: required(TargetCompID, id_part)?.value.clone(),
+        target_comp_id: target_comp_id(required(TargetCompID, id_part)?, template)?,
         // An initiator's only: an acceptor's is passed over (see `applies`).
         qualifier: find(SessionQualifier)
             .filter(|_| role == Role::Initiator)
@@ -627,6 +645,23 @@ fn session(
     })
 }
 
+/// TargetCompID's value; an empty one is `*` in an acceptor template, whose
+/// sessions take the counterparty's CompID from its Logon (QuickFIX/J's
+/// dynamic sessions' files leave it empty), and an error elsewhere.
+fn target_comp_id(e: &Entry, template: bool) -> Result<String, ConfigError> {
+    match (e.value.is_empty(), template) {
+        (false, _) => Ok(e.value.clone()),
+        (true, true) => Ok("*".to_owned()),
+        (true, false) => Err(at(
+            e,
+            ErrorKind::InvalidValue {
+                value: String::new(),
+                expected: "a name: an empty TargetCompID is read only in an acceptor template (AcceptorTemplate=Y), whose sessions take it from the Logon; elsewhere write the counterparty's CompID",
+            },
+        )),
+    }
+}
+
 /// The schedule from StartTime, EndTime, StartDay, EndDay, Weekdays and TimeZone.
 fn schedule(parts: &Parts, header: Option<usize>) -> Result<Schedule, ConfigError> {
     use Fixed::*;
@@ -682,7 +717,6 @@ fn schedule(parts: &Parts, header: Option<usize>) -> Result<Schedule, ConfigErro
 fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuilder, ErrorKind> {
     use Fixed::*;
     let fixed = match &e.key {
-        Key::Fixed(k) => *k,
         Key::ConnectHost(n) => {
             read_value(SocketConnectHost.info(), &e.value)?;
             parts.hosts.insert(*n, (e.value.clone(), e.line));
@@ -712,6 +746,9 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
             return Ok(b);
         }
         Key::App(_) => return Ok(b),
+        // Checked with the session ID (`target_comp_id`): empty is a template's.
+        Key::Fixed(TargetCompID) if e.value.is_empty() => return Ok(b),
+        Key::Fixed(k) => *k,
     };
     let v = e.value.as_str();
     let parsed = read_value(fixed.info(), v)?;

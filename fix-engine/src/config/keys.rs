@@ -521,7 +521,7 @@ table! {
     // Initiator.
     SocketConnectHost => row(Host, "The host an initiator connects to; SocketConnectHost<n> are failover hosts").initiator().family("SocketConnectHost<n>").sets("InitiatorTransport::endpoints"),
     SocketConnectPort => row(Port, "The port an initiator connects to; SocketConnectPort<n> with SocketConnectHost<n>").initiator().family("SocketConnectPort<n>").sets("InitiatorTransport::endpoints"),
-    ReconnectInterval => row(Seconds, "The pause between connection attempts").initiator().or("30").sets("InitiatorTransport::reconnect_interval"),
+    ReconnectInterval => row(Seconds, "The pause between connection attempts; 0 is once a second, as QuickFIX C++ reads it").initiator().or("30").sets("InitiatorTransport::reconnect_interval"),
     HostSelectionPolicy => row(Text, "QuickFIX: how failover hosts are chosen").initiator().ignored("each attempt tries the hosts in order, from the first"),
     HostSelectionPolicyPriorityStartOverInterval => row(Seconds, "QuickFIX: when to go back to the first host").initiator().ignored("each attempt tries the hosts in order, from the first"),
     SocketConnectSourceHost => row(Host, "The local address an initiator connects from").aka(&["SocketLocalHost"]).initiator().sets("SocketOptions::local_host"),
@@ -885,8 +885,9 @@ impl fmt::Display for Key {
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Lookup {
     Known(Key),
-    /// A numbered family's name with a bad number (`SocketConnectHost0`).
-    BadFamily,
+    /// A numbered family's name with a bad number (`SocketConnectHost0`):
+    /// the family's first numbered name (`SocketConnectHost1`).
+    BadFamily(&'static str),
     /// Within a small edit distance of a known key: the key meant.
     Misspelt(&'static str),
     /// No key any implementation knows: the application's.
@@ -907,10 +908,14 @@ pub(crate) fn lookup(written: &str) -> Lookup {
             fixed => Key::Fixed(fixed),
         });
     }
-    for (prefix, make) in [
-        ("SocketConnectHost", Key::ConnectHost as fn(u32) -> Key),
-        ("SocketConnectPort", Key::ConnectPort),
-        ("LogonTag", Key::LogonTag),
+    for (prefix, first, make) in [
+        (
+            "SocketConnectHost",
+            "SocketConnectHost1",
+            Key::ConnectHost as fn(u32) -> Key,
+        ),
+        ("SocketConnectPort", "SocketConnectPort1", Key::ConnectPort),
+        ("LogonTag", "LogonTag1", Key::LogonTag),
     ] {
         if let Some(rest) = strip_prefix_ignore_case(written, prefix) {
             // Failover endpoints count from 1, written without leading zeros.
@@ -920,7 +925,7 @@ pub(crate) fn lookup(written: &str) -> Lookup {
             {
                 return Lookup::Known(make(n));
             }
-            return Lookup::BadFamily;
+            return Lookup::BadFamily(first);
         }
     }
     if let Some(rest) = strip_prefix_ignore_case(written, "AppDataDictionary.") {
@@ -1004,10 +1009,22 @@ mod tests {
             lookup("socketconnectport12"),
             Lookup::Known(Key::ConnectPort(12))
         );
-        assert_eq!(lookup("SocketConnectHost0"), Lookup::BadFamily);
-        assert_eq!(lookup("SocketConnectHost01"), Lookup::BadFamily);
-        assert_eq!(lookup("SocketConnectHostX"), Lookup::BadFamily);
-        assert_eq!(lookup("SocketConnectHost99999999999"), Lookup::BadFamily);
+        assert_eq!(
+            lookup("SocketConnectHost0"),
+            Lookup::BadFamily("SocketConnectHost1")
+        );
+        assert_eq!(
+            lookup("SocketConnectHost01"),
+            Lookup::BadFamily("SocketConnectHost1")
+        );
+        assert_eq!(
+            lookup("SocketConnectHostX"),
+            Lookup::BadFamily("SocketConnectHost1")
+        );
+        assert_eq!(
+            lookup("SocketConnectHost99999999999"),
+            Lookup::BadFamily("SocketConnectHost1")
+        );
         assert_eq!(
             lookup("AppDataDictionary.FIX.4.4"),
             Lookup::Known(Key::AppDataDictionaryFor("FIX.4.4".into()))

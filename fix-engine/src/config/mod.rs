@@ -15,10 +15,14 @@
 //!   [`SessionSettings::get`]) with a warning saying so;
 //! - a key that cannot be honoured (a database as the message store, Java key
 //!   stores, certificate checks turned off) is an error naming it and why;
-//! - any other key is the application's, kept and readable with
+//! - any other key is the application's, kept with a warning
+//!   ([`WarningKind::UnknownKey`], naming the known key it is a slip from, if
+//!   any: `CheakLatency`, `LogonType`, `SSL_PROTOCOL`) and readable with
+//!   [`SessionSettings::application_keys`],
+//!   [`SessionHandle::application_keys`](crate::SessionHandle::application_keys),
 //!   [`SessionSettings::get`] and [`Settings::get`], as QuickFIX's
-//!   `SessionSettings` holds any key; but a key within a slip of a known one
-//!   (`CheakLatency`) is an error suggesting it.
+//!   `SessionSettings` holds any key. [`Settings::strict`] (`fixcfg check
+//!   --strict`) refuses a file at its first warning instead.
 //!
 //! As QuickFIX reads a file, the last of a repeated key wins and an unknown
 //! section is skipped (both with a warning), a session without StartTime and
@@ -83,6 +87,7 @@ mod keys;
 mod schedule;
 mod value;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -267,6 +272,41 @@ impl SessionSettings {
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.raw.iter().map(|(k, _)| k.as_str())
     }
+
+    /// The application's keys: those of the session's section and of
+    /// `[DEFAULT]` that no QuickFIX implementation documents and the engine
+    /// does not read (each told by a [`WarningKind::UnknownKey`]), as written,
+    /// with their values, in the order of their names. QuickFIX hands the
+    /// application the session's `Dictionary` for such keys; the engine hands
+    /// it this, also through
+    /// [`SessionHandle::application_keys`](crate::SessionHandle::application_keys).
+    ///
+    /// ```
+    /// let s = fix_engine::config::Settings::parse("a.cfg", "
+    /// [DEFAULT]
+    /// LogonType=password
+    /// HeartBtInt=30
+    /// [SESSION]
+    /// ConnectionType=acceptor
+    /// BeginString=FIX.4.4
+    /// SenderCompID=EXEC
+    /// TargetCompID=C1
+    /// SocketAcceptPort=5001
+    /// NonStopSession=Y
+    /// VendorGateway=ldn-2
+    /// ")?;
+    /// let keys = s.sessions()[0].application_keys();
+    /// assert_eq!(keys.into_iter().collect::<Vec<_>>(), [("LogonType", "password"), ("VendorGateway", "ldn-2")]);
+    /// assert!(s.warnings()[0].to_string().ends_with("did you mean LogonTime?"));
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn application_keys(&self) -> BTreeMap<&str, &str> {
+        self.raw
+            .iter()
+            .filter(|(k, _)| !matches!(keys::lookup(k), keys::Lookup::Known(_)))
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect()
+    }
 }
 
 /// Socket options of a session's connections, as QuickFIX's `Socket*`
@@ -355,9 +395,42 @@ pub struct InitiatorTransport {
     /// not to a shared service a crowd of clients would stampede; what a
     /// venue asks for, a longer pause, is this setting. QuickFIX/J's stepped
     /// lists (`ReconnectInterval=5x2;30`) are an error naming the setting
-    /// rather than read as something else.
+    /// rather than read as something else. 0 is read as QuickFIX C++ reads
+    /// it: see [`reconnect_pause`](Self::reconnect_pause).
     pub reconnect_interval: Duration,
 }
+
+impl InitiatorTransport {
+    /// The pause the engine makes for [`reconnect_interval`](Self::reconnect_interval):
+    /// that, and one second for `ReconnectInterval=0` (a shorter pause given
+    /// in code, such as 300 ms, is kept).
+    ///
+    /// QuickFIX C++ reconnects when, at a tick of its connector's one-second
+    /// timer, `now - last attempt >= ReconnectInterval`; with 0 that is every
+    /// tick, so 0 means "again at the next second", not a busy loop. The
+    /// engine keeps that pace: a counterparty that refuses connections is
+    /// tried once a second, as QuickFIX C++ tries it.
+    ///
+    /// ```
+    /// use fix_engine::config::InitiatorTransport;
+    /// use std::time::Duration;
+    /// let at = |secs| InitiatorTransport { endpoints: vec![], reconnect_interval: Duration::from_secs(secs) };
+    /// assert_eq!(at(0).reconnect_pause(), Duration::from_secs(1));
+    /// assert_eq!(at(5).reconnect_pause(), Duration::from_secs(5));
+    /// let quick = InitiatorTransport { endpoints: vec![], reconnect_interval: Duration::from_millis(300) };
+    /// assert_eq!(quick.reconnect_pause(), Duration::from_millis(300));
+    /// ```
+    pub fn reconnect_pause(&self) -> Duration {
+        if self.reconnect_interval.is_zero() {
+            RECONNECT_TICK
+        } else {
+            self.reconnect_interval
+        }
+    }
+}
+
+/// QuickFIX C++'s connector timer tick: its pause for `ReconnectInterval=0`.
+const RECONNECT_TICK: Duration = Duration::from_secs(1);
 
 /// A host and port to connect to.
 ///
@@ -772,8 +845,8 @@ impl Settings {
     /// Reads settings `text`; `file` names it in errors and warnings.
     ///
     /// ```
-    /// let err = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\nHeartBeatInt=30\n").unwrap_err();
-    /// assert_eq!(err.to_string(), "a.cfg:2: HeartBeatInt: did you mean HeartBtInt?");
+    /// let err = fix_engine::config::Settings::parse("a.cfg", "[DEFAULT]\nHeartBtInt=abc\n[SESSION]\n").unwrap_err();
+    /// assert_eq!(err.to_string(), r#"a.cfg:2: HeartBtInt: "abc" is not a number of seconds"#);
     /// ```
     pub fn parse(file: impl AsRef<Path>, text: &str) -> Result<Settings, ConfigError> {
         file::parse(file.as_ref(), text)
@@ -876,6 +949,25 @@ impl Settings {
     /// ```
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
+    }
+
+    /// The settings refused at their first warning, for those who want every
+    /// line of a file to be one the engine reads (`fixcfg check --strict`):
+    /// the warning as an [`ErrorKind::Strict`] error, at its file, line and key.
+    ///
+    /// ```
+    /// use fix_engine::config::{ErrorKind, Settings, WarningKind};
+    /// let s = Settings::parse("a.cfg", "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=E\nTargetCompID=C\nSocketAcceptPort=5001\nNonStopSession=Y\nSSL_PROTOCOL=TLSv1.2\n")?;
+    /// let err = s.strict().unwrap_err();
+    /// assert_eq!((err.line(), err.key()), (Some(8), Some("SSL_PROTOCOL")));
+    /// assert!(matches!(err.kind(), ErrorKind::Strict { warning: WarningKind::UnknownKey { suggestion: Some("SSLProtocol") } }));
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn strict(&self) -> Result<(), ConfigError> {
+        match self.warnings.first() {
+            Some(w) => Err(w.to_error()),
+            None => Ok(()),
+        }
     }
 
     /// The value of `key` for session `id` (see [`SessionSettings::get`]); a

@@ -56,7 +56,7 @@ pub(super) async fn initiate<D: Schema + Send + Sync + 'static>(
             continue;
         }
         tokio::select! {
-            () = tokio::time::sleep(transport.reconnect_interval) => {}
+            () = tokio::time::sleep(transport.reconnect_pause()) => {}
             () = entry.shared.gate_changed(Gate::Open) => {}
             () = stopped(&mut shutdown) => return,
         }
@@ -113,7 +113,7 @@ async fn ready<D: Schema + Send + Sync + 'static>(
         // standby's lock): no connection until this engine holds it, so that
         // the counterparty never logs on to the engine that cannot serve it.
         tracing::info!(%error, "the session's store is held elsewhere: not connecting");
-        transport.reconnect_interval
+        transport.reconnect_pause()
     } else {
         return Turn::Go;
     };

@@ -620,6 +620,15 @@ fn open_journal(settings: &SessionSettings) -> Result<Journal, EngineError> {
         ))
 }
 
+/// A map of borrowed keys and values, owned.
+fn owned(
+    keys: std::collections::BTreeMap<&str, &str>,
+) -> std::collections::BTreeMap<String, String> {
+    keys.into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect()
+}
+
 /// Refuses settings this build cannot run (TLS or PostgreSQL without their
 /// features), and tells what the settings file had that the engine passes
 /// over or does not apply (`Settings::warnings`) where its events go.
@@ -867,6 +876,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             id.clone(),
             self.options.queue_capacity,
             settings.session.parser,
+            owned(settings.application_keys()),
         );
         let app = crate::logon_tags::LogonTags::wrap(
             (self.apps)(&id, SessionHandle::new(shared.clone())),
