@@ -458,8 +458,9 @@ async fn the_applications_logout_and_disconnect_are_in_the_log() {
 #[tokio::test]
 async fn sessions_are_added_and_removed_at_run_time() {
     let dir = temp_dir("admin-add");
-    let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", 0), EngineOptions::default()).await;
-    let port = port_of(&a);
+    // A port the test holds, not 0: the sessions added below name it.
+    let (held, port) = common::held_listener();
+    let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", port), common::on(&held)).await;
     let (i, _i_seen) = start(initiator("CLIENT", "EXEC", port), EngineOptions::default()).await;
     let a2 = SessionId::new("FIX.4.4", "EXEC", "CLIENT2");
     let i2 = SessionId::new("FIX.4.4", "CLIENT2", "EXEC");
@@ -574,8 +575,10 @@ async fn refused(addr: std::net::SocketAddr) -> bool {
 
 #[tokio::test]
 async fn an_acceptor_added_on_a_new_port_gets_a_listener_closed_with_its_last_session() {
-    let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", 0), EngineOptions::default()).await;
-    let port = port_of(&a);
+    // The settings' listener on a port the test holds, not 0: port 0 is
+    // left for a session added at run time.
+    let (held, port) = common::held_listener();
+    let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", port), common::on(&held)).await;
     // Port 0: no listener of the settings is on it; the system picks one.
     let (id3, id4) = (
         SessionId::new("FIX.4.4", "EXEC", "CLIENT3"),
@@ -755,7 +758,7 @@ async fn the_admin_socket_answers_a_line_for_each_command() {
         &file,
         format!(
             "[DEFAULT]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\n\
-             SocketAcceptAddress=127.0.0.1\nSocketAcceptPort={port}\nNonStopSession=Y\n\
+             SocketAcceptAddress=127.0.0.1\nSocketAcceptPort=0\nNonStopSession=Y\n\
              [SESSION]\nTargetCompID=CLIENT8\n[SESSION]\nTargetCompID=CLIENT9\n"
         ),
     )

@@ -411,7 +411,9 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     /// the session's socket settings (address, TLS files, buffers:
     /// [`AdminError::ListenerDiffers`] otherwise); on a port with no listener
     /// one is bound for it ([`local_addr`](Self::local_addr) says where),
-    /// and closed again when the last session on it is removed. An event in
+    /// and closed again when the last session on it is removed. A listener
+    /// is known by the port its sessions name: a session on port 0 joins
+    /// the one port-0 listener, not one named by the port it was bound to. An event in
     /// its log says it was added.
     ///
     /// ```no_run
