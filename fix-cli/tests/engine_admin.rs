@@ -14,25 +14,15 @@ use fix_session::{SessionId, State};
 fn fixstore_shows_the_numbers_set_on_a_live_session() {
     let dir = std::env::temp_dir().join(format!("fix-cli-engine-admin-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
     let venue_id = SessionId::new("FIX.4.4", "VENUE", "CLIENT");
     let client_id = SessionId::new("FIX.4.4", "CLIENT", "VENUE");
     let acceptor = SessionBuilder::acceptor(venue_id.clone())
         .socket_accept_address("127.0.0.1")
-        .socket_accept_port(port)
+        // Port 0: the engine binds a port once and says which (a port picked
+        // by binding and dropping a socket could be taken before the bind).
+        .socket_accept_port(0)
         .schedule(Schedule::non_stop())
         .file_store_path(dir.join("venue"))
-        .build()
-        .unwrap();
-    let initiator = SessionBuilder::initiator(client_id.clone())
-        .heart_bt_int(30)
-        .socket_connect("127.0.0.1", port)
-        .schedule(Schedule::non_stop())
-        .file_store_path(dir.join("client"))
         .build()
         .unwrap();
     struct App;
@@ -49,6 +39,14 @@ fn fixstore_shows_the_numbers_set_on_a_live_session() {
         )
         .await
         .unwrap();
+        let port = venue.local_addrs()[0].port();
+        let initiator = SessionBuilder::initiator(client_id.clone())
+            .heart_bt_int(30)
+            .socket_connect("127.0.0.1", port)
+            .schedule(Schedule::non_stop())
+            .file_store_path(dir.join("client"))
+            .build()
+            .unwrap();
         let client = Engine::start(
             Settings::new([initiator]).unwrap(),
             &fix44::DICTIONARY,

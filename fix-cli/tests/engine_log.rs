@@ -154,23 +154,13 @@ fn fixdump_reads_a_log_the_engine_wrote_in_an_exchange() {
 
     let dir = std::env::temp_dir().join(format!("fix-cli-engine-exchange-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
     let acceptor = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "VENUE", "CLIENT"))
         .socket_accept_address("127.0.0.1")
-        .socket_accept_port(port)
+        // Port 0: the engine binds a port once and says which (a port picked
+        // by binding and dropping a socket could be taken before the bind).
+        .socket_accept_port(0)
         .schedule(Schedule::non_stop())
         .file_log_path(dir.join("venue"))
-        .build()
-        .unwrap();
-    let initiator = SessionBuilder::initiator(SessionId::new("FIX.4.4", "CLIENT", "VENUE"))
-        .heart_bt_int(30)
-        .socket_connect("127.0.0.1", port)
-        .schedule(Schedule::non_stop())
-        .file_log_path(dir.join("client"))
         .build()
         .unwrap();
     struct App;
@@ -182,6 +172,14 @@ fn fixdump_reads_a_log_the_engine_wrote_in_an_exchange() {
     rt.block_on(async {
         let venue = Engine::start(Settings::new([acceptor]).unwrap(), &fix44::DICTIONARY, |_, _| App)
             .await
+            .unwrap();
+        let port = venue.local_addrs()[0].port();
+        let initiator = SessionBuilder::initiator(SessionId::new("FIX.4.4", "CLIENT", "VENUE"))
+            .heart_bt_int(30)
+            .socket_connect("127.0.0.1", port)
+            .schedule(Schedule::non_stop())
+            .file_log_path(dir.join("client"))
+            .build()
             .unwrap();
         let client = Engine::start(Settings::new([initiator]).unwrap(), &fix44::DICTIONARY, |_, _| App)
             .await

@@ -10,7 +10,7 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use common::{acceptor, free_port, initiator, log_events, settings, temp_dir};
+use common::{acceptor, initiator, log_events, port_of, settings, temp_dir};
 use fix_core::Message;
 use fix_engine::{AdminCommand, AdminError, Engine, EngineOptions, SessionHandle};
 use fix_session::store::StoreLog;
@@ -109,18 +109,18 @@ struct Pair {
 
 impl Pair {
     async fn logged_on(dir: &Path) -> Pair {
-        let port = free_port();
         let (a_id, i_id) = (
             SessionId::new("FIX.4.4", "EXEC", "CLIENT"),
             SessionId::new("FIX.4.4", "CLIENT", "EXEC"),
         );
         let (a, a_seen) = start(
-            acceptor("EXEC", "CLIENT", port)
+            acceptor("EXEC", "CLIENT", 0)
                 .file_store_path(dir.join("acceptor"))
                 .file_log_path(dir.join("log")),
             EngineOptions::default(),
         )
         .await;
+        let port = port_of(&a);
         let (i, i_seen) = start(
             initiator("CLIENT", "EXEC", port).file_store_path(dir.join("initiator")),
             EngineOptions::default(),
@@ -235,10 +235,9 @@ async fn numbers_set_on_live_sessions_are_what_the_counterparty_sees_after_a_rec
 #[tokio::test]
 async fn numbers_set_and_a_reset_while_disconnected_are_done_at_once() {
     let dir = temp_dir("admin-idle");
-    let port = free_port();
     let id = SessionId::new("FIX.4.4", "EXEC", "CLIENT");
     let (a, _seen) = start(
-        acceptor("EXEC", "CLIENT", port)
+        acceptor("EXEC", "CLIENT", 0)
             .file_store_path(dir.join("store"))
             .file_log_path(dir.join("log")),
         EngineOptions::default(),
@@ -343,16 +342,16 @@ async fn a_reset_of_a_live_session_logs_out_first_then_both_sides_start_at_one()
 #[tokio::test]
 async fn a_held_acceptor_refuses_logons_and_a_held_initiator_does_not_connect() {
     let dir = temp_dir("admin-hold");
-    let port = free_port();
     let (a_id, i_id) = (
         SessionId::new("FIX.4.4", "EXEC", "CLIENT"),
         SessionId::new("FIX.4.4", "CLIENT", "EXEC"),
     );
     let (a, mut a_seen) = start(
-        acceptor("EXEC", "CLIENT", port).file_log_path(dir.join("a")),
+        acceptor("EXEC", "CLIENT", 0).file_log_path(dir.join("a")),
         EngineOptions::default(),
     )
     .await;
+    let port = port_of(&a);
     let (i, _i_seen) = start(
         initiator("CLIENT", "EXEC", port).file_log_path(dir.join("i")),
         EngineOptions::default(),
@@ -420,9 +419,9 @@ async fn a_held_acceptor_refuses_logons_and_a_held_initiator_does_not_connect() 
 #[tokio::test]
 async fn the_applications_logout_and_disconnect_are_in_the_log() {
     let dir = temp_dir("admin-app");
-    let port = free_port();
     let i_id = SessionId::new("FIX.4.4", "CLIENT", "EXEC");
-    let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", port), EngineOptions::default()).await;
+    let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", 0), EngineOptions::default()).await;
+    let port = port_of(&a);
     let (i, _i_seen) = start(
         initiator("CLIENT", "EXEC", port).file_log_path(dir.join("i")),
         EngineOptions::default(),
@@ -459,8 +458,9 @@ async fn the_applications_logout_and_disconnect_are_in_the_log() {
 #[tokio::test]
 async fn sessions_are_added_and_removed_at_run_time() {
     let dir = temp_dir("admin-add");
-    let port = free_port();
-    let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", port), EngineOptions::default()).await;
+    // A port the test holds, not 0: the sessions added below name it.
+    let (held, port) = common::held_listener();
+    let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", port), common::on(&held)).await;
     let (i, _i_seen) = start(initiator("CLIENT", "EXEC", port), EngineOptions::default()).await;
     let a2 = SessionId::new("FIX.4.4", "EXEC", "CLIENT2");
     let i2 = SessionId::new("FIX.4.4", "CLIENT2", "EXEC");
@@ -575,8 +575,10 @@ async fn refused(addr: std::net::SocketAddr) -> bool {
 
 #[tokio::test]
 async fn an_acceptor_added_on_a_new_port_gets_a_listener_closed_with_its_last_session() {
-    let port = free_port();
-    let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", port), EngineOptions::default()).await;
+    // The settings' listener on a port the test holds, not 0: port 0 is
+    // left for a session added at run time.
+    let (held, port) = common::held_listener();
+    let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", port), common::on(&held)).await;
     // Port 0: no listener of the settings is on it; the system picks one.
     let (id3, id4) = (
         SessionId::new("FIX.4.4", "EXEC", "CLIENT3"),
@@ -648,10 +650,10 @@ async fn an_acceptor_added_on_a_new_port_gets_a_listener_closed_with_its_last_se
 
 #[tokio::test]
 async fn a_removed_template_session_makes_room_for_another() {
-    let port = free_port();
     let mut options = EngineOptions::default();
     options.max_template_sessions = 1;
-    let (a, _a_seen) = start(acceptor("EXEC", "*", port).acceptor_template(true), options).await;
+    let (a, _a_seen) = start(acceptor("EXEC", "*", 0).acceptor_template(true), options).await;
+    let port = port_of(&a);
     let (i1, _) = start(initiator("ONE", "EXEC", port), EngineOptions::default()).await;
     let one = SessionId::new("FIX.4.4", "EXEC", "ONE");
     let made = async {
@@ -692,11 +694,11 @@ async fn the_admin_socket_answers_a_line_for_each_command() {
     use tokio::io::{AsyncBufReadExt, BufReader};
 
     let dir = temp_dir("admin-socket");
-    let port = free_port();
     let path = dir.join("admin.sock");
     let mut options = EngineOptions::default();
     options.admin_socket = Some(path.clone());
-    let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", port), options).await;
+    let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", 0), options).await;
+    let port = port_of(&a);
     let (i, _i_seen) = start(initiator("CLIENT", "EXEC", port), EngineOptions::default()).await;
     let ah = a
         .session(&SessionId::new("FIX.4.4", "EXEC", "CLIENT"))
@@ -754,11 +756,9 @@ async fn the_admin_socket_answers_a_line_for_each_command() {
     let file = dir.join("more.cfg");
     std::fs::write(
         &file,
-        format!(
-            "[DEFAULT]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\n\
-             SocketAcceptAddress=127.0.0.1\nSocketAcceptPort={port}\nNonStopSession=Y\n\
-             [SESSION]\nTargetCompID=CLIENT8\n[SESSION]\nTargetCompID=CLIENT9\n"
-        ),
+        "[DEFAULT]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\n\
+         SocketAcceptAddress=127.0.0.1\nSocketAcceptPort=0\nNonStopSession=Y\n\
+         [SESSION]\nTargetCompID=CLIENT8\n[SESSION]\nTargetCompID=CLIENT9\n",
     )
     .unwrap();
     assert_eq!(

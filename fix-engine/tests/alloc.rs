@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use common::{acceptor, free_port, initiator, log_messages, order, settings, temp_dir};
+use common::{acceptor, initiator, log_messages, order, port_of, settings, temp_dir};
 use fix_core::Message;
 use fix_engine::{Engine, EngineOptions, SessionHandle};
 use fix_session::{AppReject, Application, Outbox, SessionId, State};
@@ -70,11 +70,12 @@ async fn round_trips(client: &SessionHandle, how: Send, wake: &Notify, body: &[u
     }
 }
 
-/// Round trips between an acceptor and an initiator made from these settings,
+/// Round trips between an acceptor made from these settings (on port 0) and
+/// an initiator made for the port it bound,
 /// after a warm-up: what the `N` round trips allocated.
 fn steady_state(
     acceptor: fix_engine::config::SessionBuilder,
-    initiator: fix_engine::config::SessionBuilder,
+    initiator: impl FnOnce(u16) -> fix_engine::config::SessionBuilder,
     how: Send,
 ) -> fix_test_support::alloc::Counts {
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -101,7 +102,7 @@ fn steady_state(
         .unwrap();
         let (r, w) = (received.clone(), wake.clone());
         let ini = Engine::start_with(
-            settings([initiator]),
+            settings([initiator(port_of(&acc))]),
             &fix44::DICTIONARY,
             options,
             move |_, _| Counter {
@@ -134,11 +135,10 @@ const N: u64 = 10_000;
 
 #[test]
 fn round_trips_through_the_engine_allocate_nothing_per_message() {
-    let port = free_port();
     for (how, name) in [(Send::Queued, "send"), (Send::Now, "send_now")] {
         let counts = steady_state(
-            acceptor("EXEC", "C1", port),
-            initiator("C1", "EXEC", port),
+            acceptor("EXEC", "C1", 0),
+            |port| initiator("C1", "EXEC", port),
             how,
         );
         println!(
@@ -153,10 +153,9 @@ fn round_trips_through_the_engine_allocate_nothing_per_message() {
 fn round_trips_allocate_nothing_while_both_sides_write_their_logs() {
     for (how, name) in [(Send::Queued, "send"), (Send::Now, "send_now")] {
         let dir = temp_dir(&format!("alloc-log-{name}"));
-        let port = free_port();
         let counts = steady_state(
-            acceptor("EXEC", "C1", port).file_log_path(dir.join("acceptor")),
-            initiator("C1", "EXEC", port).file_log_path(dir.join("initiator")),
+            acceptor("EXEC", "C1", 0).file_log_path(dir.join("acceptor")),
+            |port| initiator("C1", "EXEC", port).file_log_path(dir.join("initiator")),
             how,
         );
         println!(
@@ -181,10 +180,9 @@ fn round_trips_with_durable_file_stores_allocate_nothing_per_message() {
     // bytes leave only after it.
     for (how, name) in [(Send::Queued, "send"), (Send::Now, "send_now")] {
         let dir = temp_dir(&format!("alloc-durable-{name}"));
-        let port = free_port();
         let counts = steady_state(
-            acceptor("EXEC", "C1", port).file_store_path(dir.join("acceptor")),
-            initiator("C1", "EXEC", port).file_store_path(dir.join("initiator")),
+            acceptor("EXEC", "C1", 0).file_store_path(dir.join("acceptor")),
+            |port| initiator("C1", "EXEC", port).file_store_path(dir.join("initiator")),
             how,
         );
         println!(
@@ -213,15 +211,16 @@ fn round_trips_over_tls_allocate_only_rustls_records() {
     let ca = common::certs::Ca::new(&dir, "ca");
     let server = ca.server("server");
     for (how, name) in [(Send::Queued, "send"), (Send::Now, "send_now")] {
-        let port = free_port();
         let counts = steady_state(
-            acceptor("EXEC", "C1", port)
+            acceptor("EXEC", "C1", 0)
                 .socket_use_ssl(true)
                 .certificate(&server.cert)
                 .private_key(&server.key),
-            initiator("C1", "EXEC", port)
-                .socket_use_ssl(true)
-                .ca_file(&ca.cert),
+            |port| {
+                initiator("C1", "EXEC", port)
+                    .socket_use_ssl(true)
+                    .ca_file(&ca.cert)
+            },
             how,
         );
         let per_message = counts.allocations as f64 / (2 * N) as f64;

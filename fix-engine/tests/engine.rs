@@ -24,10 +24,10 @@ fn ids(acceptor: &str, initiator: &str) -> (SessionId, SessionId) {
 
 #[tokio::test]
 async fn an_acceptor_and_an_initiator_log_on_and_exchange_messages_both_ways() {
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C1");
-    let acc = start([acceptor("EXEC", "C1", port)], &tx, true).await;
+    let acc = start([acceptor("EXEC", "C1", 0)], &tx, true).await;
+    let port = port_of(&acc);
     let ini = start([initiator("C1", "EXEC", port)], &tx, false).await;
     let client = ini.session(&i_id).unwrap();
     let server = acc.session(&a_id).unwrap();
@@ -70,15 +70,10 @@ async fn an_acceptor_and_an_initiator_log_on_and_exchange_messages_both_ways() {
 
 #[tokio::test]
 async fn unknown_comp_ids_are_refused_before_any_state_is_made() {
-    let port = free_port();
     let dir = temp_dir("unknown");
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let acc = start(
-        [acceptor("EXEC", "C1", port).file_store_path(&dir)],
-        &tx,
-        true,
-    )
-    .await;
+    let acc = start([acceptor("EXEC", "C1", 0).file_store_path(&dir)], &tx, true).await;
+    let port = port_of(&acc);
     // The files in the store directory, and the sessions its stores hold.
     let files = || {
         let mut names: Vec<String> = std::fs::read_dir(&dir)
@@ -122,10 +117,10 @@ async fn unknown_comp_ids_are_refused_before_any_state_is_made() {
 /// A Logon from `sender` to `target`, sent now.
 #[tokio::test]
 async fn the_initiator_reconnects_after_a_drop_and_the_sequence_continues() {
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C2");
-    let acc = start([acceptor("EXEC", "C2", port)], &tx, true).await;
+    let acc = start([acceptor("EXEC", "C2", 0)], &tx, true).await;
+    let port = port_of(&acc);
     let ini = start([initiator("C2", "EXEC", port)], &tx, false).await;
     let client = ini.session(&i_id).unwrap();
     expect(&mut rx, &i_id, &Event::Logon, WAIT).await;
@@ -168,13 +163,13 @@ async fn the_initiator_reconnects_after_a_drop_and_the_sequence_continues() {
 /// session takes it: it waits in the queue for the next connection's Logon.
 #[tokio::test]
 async fn messages_queued_when_the_connection_ends_go_after_the_next_logon() {
-    let port = free_port();
+    // The test's socket: the raw peer's, then the acceptor engine's, so
+    // the port stays the initiator's counterparty's throughout.
+    let (held, port) = held_listener();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C12");
     // First a peer that reads the Logon, never answers it, and hangs up.
-    let raw = tokio::net::TcpListener::bind(("127.0.0.1", port))
-        .await
-        .unwrap();
+    let raw = tokio_listener(&held);
     let ini = start([initiator("C12", "EXEC", port)], &tx, false).await;
     let client = ini.session(&i_id).unwrap();
     let (mut peer, _) = raw.accept().await.unwrap();
@@ -205,7 +200,14 @@ async fn messages_queued_when_the_connection_ends_go_after_the_next_logon() {
     // Then the real acceptor: the initiator reconnects, logs on (Logon 2 after
     // the unanswered Logon 1: a gap the acceptor fills by asking) and sends
     // the three orders, once each.
-    let acc = start([acceptor("EXEC", "C12", port)], &tx, false).await;
+    let acc = Engine::start_with(
+        settings([acceptor("EXEC", "C12", port)]),
+        &fix44::DICTIONARY,
+        on(&held),
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
     let mut got = Vec::new();
     while got.len() < 3 {
         if let (id, Event::App { cl_ord_id, .. }) = next(&mut rx, WAIT).await {
@@ -224,10 +226,10 @@ async fn messages_queued_when_the_connection_ends_go_after_the_next_logon() {
 
 #[tokio::test]
 async fn a_full_outgoing_queue_is_reported_to_the_sender() {
-    let port = free_port();
     let (tx, _rx) = mpsc::unbounded_channel();
     let (_, i_id) = ids("EXEC", "C3");
-    let acc = start([acceptor("EXEC", "C3", port)], &tx, false).await;
+    let acc = start([acceptor("EXEC", "C3", 0)], &tx, false).await;
+    let port = port_of(&acc);
     let mut options = EngineOptions::default();
     options.queue_capacity = 1024;
     let ini = Engine::start_with(
@@ -267,19 +269,19 @@ async fn a_full_outgoing_queue_is_reported_to_the_sender() {
 
 #[tokio::test]
 async fn a_peer_that_does_not_read_fills_the_queue_and_the_engine_stays_bounded() {
-    let port = free_port();
     let (tx, _rx) = mpsc::unbounded_channel();
     let mut options = EngineOptions::default();
     options.queue_capacity = 64 << 10;
     options.output_high_water = 256 << 10;
     let acc = Engine::start_with(
-        settings([acceptor("EXEC", "SLOW", port)]),
+        settings([acceptor("EXEC", "SLOW", 0)]),
         &fix44::DICTIONARY,
         options,
         recorders(&tx, false),
     )
     .await
     .unwrap();
+    let port = port_of(&acc);
     let server = acc
         .session(&SessionId::new("FIX.4.4", "EXEC", "SLOW"))
         .unwrap();
@@ -319,16 +321,16 @@ async fn a_peer_that_does_not_read_fills_the_queue_and_the_engine_stays_bounded(
 #[tokio::test]
 async fn a_backed_up_session_sends_its_queue_as_soon_as_the_peer_reads_again() {
     const N: usize = 100_000;
-    let port = free_port();
     let (tx, _rx) = mpsc::unbounded_channel();
     let acc = Engine::start_with(
-        settings([acceptor("EXEC", "LATE", port)]),
+        settings([acceptor("EXEC", "LATE", 0)]),
         &fix44::DICTIONARY,
         EngineOptions::default(),
         recorders(&tx, false),
     )
     .await
     .unwrap();
+    let port = port_of(&acc);
     let server = acc
         .session(&SessionId::new("FIX.4.4", "EXEC", "LATE"))
         .unwrap();
@@ -378,10 +380,10 @@ async fn a_backed_up_session_sends_its_queue_as_soon_as_the_peer_reads_again() {
 
 #[tokio::test]
 async fn a_graceful_shutdown_sends_logout_and_both_sides_see_it() {
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C4");
-    let acc = start([acceptor("EXEC", "C4", port)], &tx, false).await;
+    let acc = start([acceptor("EXEC", "C4", 0)], &tx, false).await;
+    let port = port_of(&acc);
     let ini = start([initiator("C4", "EXEC", port)], &tx, false).await;
     let client = ini.session(&i_id).unwrap();
     tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
@@ -410,13 +412,13 @@ async fn a_graceful_shutdown_sends_logout_and_both_sides_see_it() {
 
 #[tokio::test]
 async fn an_acceptor_template_takes_a_new_comp_id_pair_that_matches_it() {
-    let port = free_port();
     let dir = temp_dir("template");
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let template = acceptor("EXEC", "*", port)
+    let template = acceptor("EXEC", "*", 0)
         .acceptor_template(true)
         .file_store_path(&dir);
     let acc = start([template], &tx, true).await;
+    let port = port_of(&acc);
     let (a_id, i_id) = ids("EXEC", "NEWCOMER");
     assert!(acc.session(&a_id).is_none());
     let ini = start([initiator("NEWCOMER", "EXEC", port)], &tx, false).await;
@@ -457,7 +459,6 @@ fn time_of_day(offset: i64) -> TimeOfDay {
 
 #[tokio::test]
 async fn sessions_run_only_inside_their_schedule() {
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     // Never active while the test runs: one second, twelve hours away.
     let closed = Schedule::daily(time_of_day(12 * 3600), time_of_day(12 * 3600 + 1));
@@ -465,15 +466,16 @@ async fn sessions_run_only_inside_their_schedule() {
     let ending = Schedule::daily(time_of_day(-60), time_of_day(4));
     let acc = Engine::start(
         settings([
-            acceptor("EXEC", "NEVER", port).schedule(closed),
-            acceptor("EXEC", "ENDING", port).schedule(ending),
-            acceptor("EXEC", "ALWAYS", port),
+            acceptor("EXEC", "NEVER", 0).schedule(closed),
+            acceptor("EXEC", "ENDING", 0).schedule(ending),
+            acceptor("EXEC", "ALWAYS", 0),
         ]),
         &fix44::DICTIONARY,
         recorders(&tx, false),
     )
     .await
     .unwrap();
+    let port = port_of(&acc);
     let ini = Engine::start(
         settings([
             initiator("NEVER", "EXEC", port),
@@ -517,7 +519,6 @@ async fn sessions_run_only_inside_their_schedule() {
 
 #[tokio::test]
 async fn a_store_from_an_earlier_period_starts_the_session_afresh() {
-    let port = free_port();
     let dir = temp_dir("period");
     // The initiator's store was created yesterday and has sent 9 messages.
     {
@@ -538,7 +539,8 @@ async fn a_store_from_an_earlier_period_starts_the_session_afresh() {
     }
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C5");
-    let acc = start([acceptor("EXEC", "C5", port)], &tx, false).await;
+    let acc = start([acceptor("EXEC", "C5", 0)], &tx, false).await;
+    let port = port_of(&acc);
     // Today's period began a minute ago.
     let today = Schedule::daily(time_of_day(-60), time_of_day(3600));
     let ini = Engine::start(
@@ -571,10 +573,9 @@ async fn a_store_from_an_earlier_period_starts_the_session_afresh() {
 #[tokio::test]
 async fn sessions_validate_against_the_dictionary_files_their_settings_name() {
     let fix44_xml = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/FIX44.xml");
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C6");
-    let with_file = acceptor("EXEC", "C6", port).data_dictionary(fix44_xml);
+    let with_file = acceptor("EXEC", "C6", 0).data_dictionary(fix44_xml);
 
     // The one-schema source refuses a session that names a file.
     let err = Engine::start(
@@ -590,7 +591,7 @@ async fn sessions_validate_against_the_dictionary_files_their_settings_name() {
         "{err}"
     );
     // A file that is not there.
-    let missing = acceptor("EXEC", "C7", free_port()).data_dictionary("/nonexistent/FIX44.xml");
+    let missing = acceptor("EXEC", "C7", 0).data_dictionary("/nonexistent/FIX44.xml");
     let err = Engine::start(
         settings([missing]),
         FileDictionaries::new(),
@@ -611,6 +612,7 @@ async fn sessions_validate_against_the_dictionary_files_their_settings_name() {
     )
     .await
     .unwrap();
+    let port = port_of(&acc);
     let ini = start([initiator("C6", "EXEC", port)], &tx, false).await;
     let client = ini.session(&i_id).unwrap();
     tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
@@ -665,9 +667,9 @@ fn thread_cpu_ticks() -> u64 {
 #[tokio::test]
 async fn a_resend_to_a_peer_that_stopped_reading_pauses_without_spinning_and_resumes() {
     const N: usize = 60_000;
-    let port = free_port();
     let (tx, _rx) = mpsc::unbounded_channel();
-    let acc = start([acceptor("EXEC", "SPIN", port)], &tx, false).await;
+    let acc = start([acceptor("EXEC", "SPIN", 0)], &tx, false).await;
+    let port = port_of(&acc);
     let server = acc
         .session(&SessionId::new("FIX.4.4", "EXEC", "SPIN"))
         .unwrap();
@@ -748,16 +750,16 @@ impl fix_session::Application for Greeter {
 
 #[tokio::test]
 async fn a_handle_sends_from_inside_a_callback_and_waits_for_the_logon() {
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (_, i_id) = ids("EXEC", "C8");
     let acc = Engine::start(
-        settings([acceptor("EXEC", "C8", port)]),
+        settings([acceptor("EXEC", "C8", 0)]),
         &fix44::DICTIONARY,
         |_: &SessionId, handle| Greeter { handle },
     )
     .await
     .unwrap();
+    let port = port_of(&acc);
     let ini = start([initiator("C8", "EXEC", port)], &tx, false).await;
     let hello = Event::App {
         msg_type: b"D".to_vec(),
@@ -792,7 +794,6 @@ fn two_backed_up_engines_keep_reading_each_other() {
     // this debug build's slower engines may not). The engines run on threads
     // of their own, as two processes would.
     const N: usize = 150_000;
-    let port = free_port();
     let mut options = EngineOptions::default();
     options.queue_capacity = 16 << 10;
     // Backed up whenever anything is left unwritten.
@@ -804,22 +805,26 @@ fn two_backed_up_engines_keep_reading_each_other() {
             .unwrap()
     };
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    // The acceptor's thread says the port its engine bound.
+    let (port_tx, port_rx) = std::sync::mpsc::channel();
     let acceptor_options = options.clone();
     let acceptor_thread = std::thread::spawn(move || {
         runtime().block_on(async move {
             let (tx, _rx) = mpsc::unbounded_channel();
             let acc = Engine::start_with(
-                settings([acceptor("EXEC", "C9", port)]),
+                settings([acceptor("EXEC", "C9", 0)]),
                 &fix44::DICTIONARY,
                 acceptor_options,
                 recorders(&tx, true),
             )
             .await
             .unwrap();
+            port_tx.send(port_of(&acc)).unwrap();
             let _ = stop_rx.await;
             acc.shutdown(Duration::from_secs(5)).await.unwrap();
         })
     });
+    let port = port_rx.recv().unwrap();
     runtime().block_on(async move {
         let answers = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let counted = answers.clone();
@@ -861,9 +866,9 @@ fn two_backed_up_engines_keep_reading_each_other() {
 
 #[tokio::test]
 async fn a_dropped_engine_stops_listening() {
-    let port = free_port();
     let (tx, _rx) = mpsc::unbounded_channel();
-    let acc = start([acceptor("EXEC", "C10", port)], &tx, false).await;
+    let acc = start([acceptor("EXEC", "C10", 0)], &tx, false).await;
+    let port = port_of(&acc);
     assert!(
         tokio::net::TcpStream::connect(("127.0.0.1", port))
             .await
@@ -955,10 +960,10 @@ async fn an_acceptor_on_port_0_listens_where_local_addrs_says() {
 
 #[tokio::test]
 async fn idle_sessions_keep_each_other_alive_with_heartbeats() {
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C11");
-    let acc = start([acceptor("EXEC", "C11", port)], &tx, false).await;
+    let acc = start([acceptor("EXEC", "C11", 0)], &tx, false).await;
+    let port = port_of(&acc);
     let ini = start([initiator("C11", "EXEC", port).heart_bt_int(1)], &tx, false).await;
     // HeartBtInt=1: each side sends a Heartbeat after a second without sending.
     let mut heard = (0, 0);
@@ -983,16 +988,16 @@ async fn idle_sessions_keep_each_other_alive_with_heartbeats() {
 /// events are QuickFIX's.
 #[tokio::test]
 async fn sessions_log_every_message_both_ways_and_their_events() {
-    let port = free_port();
     let (acc_dir, ini_dir) = (temp_dir("log-acceptor"), temp_dir("log-initiator"));
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (_, i_id) = ids("EXEC", "C7");
     let acc = start(
-        [acceptor("EXEC", "C7", port).file_log_path(&acc_dir)],
+        [acceptor("EXEC", "C7", 0).file_log_path(&acc_dir)],
         &tx,
         true,
     )
     .await;
+    let port = port_of(&acc);
     let ini = start(
         [initiator("C7", "EXEC", port).file_log_path(&ini_dir)],
         &tx,
@@ -1085,7 +1090,7 @@ async fn a_log_that_cannot_be_opened_is_an_error_at_start() {
     let file = dir.join("a-file");
     std::fs::write(&file, b"").unwrap();
     let (tx, _rx) = mpsc::unbounded_channel();
-    let logged = acceptor("EXEC", "C1", free_port()).file_log_path(&file);
+    let logged = acceptor("EXEC", "C1", 0).file_log_path(&file);
     let Err(err) =
         Engine::start(settings([logged]), &fix44::DICTIONARY, recorders(&tx, true)).await
     else {
@@ -1109,8 +1114,9 @@ async fn a_log_that_cannot_be_opened_is_an_error_at_start() {
 #[tokio::test]
 async fn the_initiator_waits_reconnect_interval_between_attempts() {
     const INTERVAL: Duration = Duration::from_millis(300);
-    // Nothing listens yet: the first attempts are refused.
-    let port = free_port();
+    // Nothing listens yet: the first attempts are refused (the port is
+    // bound, so no other socket takes it before the test listens).
+    let (socket, port) = refusing_port();
     let (tx, _rx) = mpsc::unbounded_channel();
     let log = temp_dir("reconnect-log");
     let ini = Engine::start(
@@ -1124,9 +1130,7 @@ async fn the_initiator_waits_reconnect_interval_between_attempts() {
     .unwrap();
     tokio::time::sleep(INTERVAL * 2).await;
     // A counterparty that takes each connection and drops it at once.
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
-        .await
-        .unwrap();
+    let listener = socket.listen(1024).unwrap();
     let mut accepted = Vec::new();
     for _ in 0..4 {
         let (stream, _) = tokio::time::timeout(Duration::from_secs(WAIT), listener.accept())
@@ -1180,13 +1184,12 @@ impl fix_session::Application for PanicsOnce {
 
 #[tokio::test]
 async fn an_application_that_panics_ends_the_connection_and_gets_the_message_again() {
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C10");
     let armed = Arc::new(std::sync::atomic::AtomicBool::new(true));
     let make = recorders(&tx, true);
     let acc = Engine::start(
-        settings([acceptor("EXEC", "C10", port)]),
+        settings([acceptor("EXEC", "C10", 0)]),
         &fix44::DICTIONARY,
         move |id: &SessionId, handle| PanicsOnce {
             recorder: make(id, handle),
@@ -1195,6 +1198,7 @@ async fn an_application_that_panics_ends_the_connection_and_gets_the_message_aga
     )
     .await
     .unwrap();
+    let port = port_of(&acc);
     let ini = start([initiator("C10", "EXEC", port)], &tx, false).await;
     let client = ini.session(&i_id).unwrap();
     expect(&mut rx, &a_id, &Event::Logon, WAIT).await;
@@ -1248,10 +1252,10 @@ async fn a_refused_logon_sends_the_next_attempt_to_the_backup_host() {
             count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         }
     });
-    let backup_port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C9");
-    let acc = start([acceptor("EXEC", "C9", backup_port)], &tx, false).await;
+    let acc = start([acceptor("EXEC", "C9", 0)], &tx, false).await;
+    let backup_port = port_of(&acc);
     let ini = start(
         [initiator("C9", "EXEC", primary_port).socket_connect("127.0.0.1", backup_port)],
         &tx,

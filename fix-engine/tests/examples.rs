@@ -11,7 +11,7 @@ mod trading;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::{free_port, log_events, log_messages, temp_dir};
+use common::{log_events, log_messages, port_of, temp_dir};
 use fix_core::value::Decimal;
 use fix_engine::config::{SessionSettings, Settings, Transport};
 use fix_engine::{Engine, FileDictionaries};
@@ -53,15 +53,16 @@ fn sample(name: &str, port: u16, dir: &Path) -> Settings {
 
 #[tokio::test]
 async fn the_trade_client_s_order_gets_the_executor_s_ack_and_fill() {
-    let port = free_port();
     let (exec_dir, client_dir) = (temp_dir("example-executor"), temp_dir("example-client"));
+    // The executor on port 0; the client to the port its engine bound.
     let executor = Engine::start(
-        sample("executor.cfg", port, &exec_dir),
+        sample("executor.cfg", 0, &exec_dir),
         FileDictionaries::new(),
         |_, _| Executor::new(false),
     )
     .await
     .unwrap();
+    let port = port_of(&executor);
     let (tx, mut reports) = mpsc::unbounded_channel();
     let client_settings = sample("tradeclient.cfg", port, &client_dir);
     let id = client_settings.sessions()[0].session.id.clone();

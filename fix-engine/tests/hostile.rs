@@ -11,7 +11,7 @@ mod common;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
 
-use common::{Event, acceptor, expect, initiator, order, recorders, settings, temp_dir};
+use common::{Event, acceptor, expect, initiator, order, port_of, recorders, settings, temp_dir};
 use fix_engine::{Engine, EngineOptions};
 use fix_session::SessionId;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -131,7 +131,6 @@ async fn hostile_peers_are_bounded_and_a_real_counterparty_is_served_throughout(
         previous(info);
     }));
 
-    let port = common::free_port();
     let dir = temp_dir("hostile");
     let stores = dir.join("store");
     let logs = dir.join("log");
@@ -141,8 +140,8 @@ async fn hostile_peers_are_bounded_and_a_real_counterparty_is_served_throughout(
     options.max_template_sessions = 16;
     let acc = Engine::start_with(
         settings([
-            acceptor("EXEC", "CLIENT1", port),
-            acceptor("EXEC", "*", port)
+            acceptor("EXEC", "CLIENT1", 0),
+            acceptor("EXEC", "*", 0)
                 .acceptor_template(true)
                 .file_store_path(&stores)
                 .file_log_path(&logs),
@@ -153,6 +152,7 @@ async fn hostile_peers_are_bounded_and_a_real_counterparty_is_served_throughout(
     )
     .await
     .unwrap();
+    let port = port_of(&acc);
     let ini = Engine::start(
         settings([initiator("CLIENT1", "EXEC", port)]),
         &fix44::DICTIONARY,
@@ -330,7 +330,6 @@ async fn hostile_peers_are_bounded_and_a_real_counterparty_is_served_throughout(
 async fn a_thousand_gap_floods_are_held_to_the_engines_budget() {
     const PEERS: usize = 1000;
     const BUDGET: usize = 8 << 20;
-    let port = common::free_port();
     let (tx, rx) = mpsc::unbounded_channel();
     let mut options = EngineOptions::default();
     options.max_held_bytes = BUDGET;
@@ -338,8 +337,8 @@ async fn a_thousand_gap_floods_are_held_to_the_engines_budget() {
     options.max_pending_connections = PEERS + 1;
     let acc = Engine::start_with(
         settings([
-            acceptor("EXEC", "CLIENT1", port),
-            acceptor("EXEC", "*", port).acceptor_template(true),
+            acceptor("EXEC", "CLIENT1", 0),
+            acceptor("EXEC", "*", 0).acceptor_template(true),
         ]),
         &fix44::DICTIONARY,
         options,
@@ -347,6 +346,7 @@ async fn a_thousand_gap_floods_are_held_to_the_engines_budget() {
     )
     .await
     .unwrap();
+    let port = port_of(&acc);
     let ini = Engine::start(
         settings([initiator("CLIENT1", "EXEC", port)]),
         &fix44::DICTIONARY,

@@ -14,7 +14,7 @@ mod common;
 
 use std::time::{Duration, SystemTime};
 
-use common::{Event, acceptor, free_port, log_events, log_messages, next, order, start, temp_dir};
+use common::{Event, acceptor, log_events, log_messages, next, order, port_of, start, temp_dir};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -49,14 +49,9 @@ fn wrong_checksum(message: &[u8]) -> Vec<u8> {
 #[tokio::test]
 async fn the_log_shows_exactly_the_messages_the_session_handled_among_garbled_input() {
     let dir = temp_dir("log-agrees");
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let engine = start(
-        [acceptor("EXEC", "C9", port).file_log_path(&dir)],
-        &tx,
-        false,
-    )
-    .await;
+    let engine = start([acceptor("EXEC", "C9", 0).file_log_path(&dir)], &tx, false).await;
+    let port = port_of(&engine);
 
     let logon = message("A", 1, b"98=0\x01108=30\x01");
     let o2 = message("D", 2, &order("O2"));

@@ -10,7 +10,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Event, acceptor, free_port, initiator, log_messages, next, order, start, temp_dir};
+use common::{
+    Event, acceptor, free_port, initiator, log_messages, next, order, port_of, start, temp_dir,
+};
 use fix_session::{SessionId, State};
 use metrics_exporter_prometheus::PrometheusBuilder;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -45,16 +47,16 @@ async fn the_exporter_shows_every_metric_and_agrees_with_the_log() {
         .unwrap();
 
     let dir = temp_dir("metrics");
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let acc = start(
-        [acceptor("EXEC", "C1", port)
+        [acceptor("EXEC", "C1", 0)
             .file_store_path(dir.join("store"))
             .file_log_path(dir.join("log"))],
         &tx,
         true,
     )
     .await;
+    let port = port_of(&acc);
     let ini = start([initiator("C1", "EXEC", port)], &tx, false).await;
     let id = SessionId::new("FIX.4.4", "C1", "EXEC");
     let handle = ini.session(&id).unwrap();

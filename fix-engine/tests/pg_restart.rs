@@ -16,7 +16,7 @@ mod common;
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
-use common::{Event, acceptor, free_port, initiator, next, order, start};
+use common::{Event, acceptor, initiator, next, order, port_of, start};
 use fix_engine::SendError;
 use fix_session::{SessionId, State};
 use fix_test_support::pg::PgServer;
@@ -31,9 +31,8 @@ async fn orders_survive_an_immediate_restart_of_the_database() {
     };
     let pg = std::sync::Arc::new(pg);
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let port = free_port();
     let acc = start(
-        [acceptor("EXEC", "C1", port)
+        [acceptor("EXEC", "C1", 0)
             .postgres_store(pg.connection_string())
             .postgres_store_lease(Duration::from_secs(2))
             .postgres_store_node("acceptor")],
@@ -41,6 +40,7 @@ async fn orders_survive_an_immediate_restart_of_the_database() {
         true,
     )
     .await;
+    let port = port_of(&acc);
     let ini = start(
         [initiator("C1", "EXEC", port)
             .heart_bt_int(1)

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use common::{Event, acceptor, expect, free_port, initiator, start, temp_dir};
+use common::{Event, acceptor, expect, initiator, port_of, start, temp_dir};
 use fix_engine::SendError;
 use fix_session::SessionId;
 use tokio::sync::mpsc;
@@ -69,10 +69,9 @@ fn child() {
 }
 
 async fn exchange(dir: &Path, policy: fix_session::SyncPolicy, shared: bool) {
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let exec = start(
-        [acceptor("EXEC", "C1", port)
+        [acceptor("EXEC", "C1", 0)
             .file_store_path(dir)
             .file_store_sync(policy)
             .file_store_shared(shared)],
@@ -80,6 +79,7 @@ async fn exchange(dir: &Path, policy: fix_session::SyncPolicy, shared: bool) {
         true,
     )
     .await;
+    let port = port_of(&exec);
     let client = start(
         [initiator("C1", "EXEC", port)
             .file_store_path(dir)

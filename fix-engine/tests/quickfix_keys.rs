@@ -25,10 +25,9 @@ fn get(m: &[u8], tag: &str) -> Option<String> {
 
 #[tokio::test]
 async fn the_logon_answer_carries_the_sub_ids_and_microsecond_sending_time() {
-    let port = free_port();
     let (tx, _rx) = mpsc::unbounded_channel();
     let acc = start(
-        [acceptor("EXEC", "C1", port)
+        [acceptor("EXEC", "C1", 0)
             .sender_sub_id("DESK1")
             .target_location_id("NYC")
             .timestamp_precision(Precision::Micros)],
@@ -36,6 +35,7 @@ async fn the_logon_answer_carries_the_sub_ids_and_microsecond_sending_time() {
         true,
     )
     .await;
+    let port = port_of(&acc);
     let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port))
         .await
         .unwrap();
@@ -66,26 +66,22 @@ async fn the_logon_answer_carries_the_sub_ids_and_microsecond_sending_time() {
 /// reset and no resend of everything.
 #[tokio::test]
 async fn a_refresh_on_logon_standby_takes_over_the_primary_s_session() {
-    let (primary_port, standby_port) = (free_port(), free_port());
     let dir = temp_dir("hot-standby");
     let (tx, mut rx) = mpsc::unbounded_channel();
     let a_id = SessionId::new("FIX.4.4", "EXEC", "C1");
     let i_id = SessionId::new("FIX.4.4", "C1", "EXEC");
-    let primary = start(
-        [acceptor("EXEC", "C1", primary_port).file_store_path(&dir)],
-        &tx,
-        true,
-    )
-    .await;
+    let primary = start([acceptor("EXEC", "C1", 0).file_store_path(&dir)], &tx, true).await;
+    let primary_port = port_of(&primary);
     // Started while the primary holds the store: opened as a standby.
     let standby = start(
-        [acceptor("EXEC", "C1", standby_port)
+        [acceptor("EXEC", "C1", 0)
             .file_store_path(&dir)
             .refresh_on_logon(true)],
         &tx,
         true,
     )
     .await;
+    let standby_port = port_of(&standby);
     let ini = start(
         [initiator("C1", "EXEC", primary_port).socket_connect("127.0.0.1", standby_port)],
         &tx,

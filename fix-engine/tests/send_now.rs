@@ -104,10 +104,10 @@ async fn next_order(
 
 #[tokio::test]
 async fn send_now_writes_from_the_callers_thread_while_the_engine_thread_is_held() {
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let a_id = SessionId::new("FIX.4.4", "EXEC", "N1");
-    let acc = start([acceptor("EXEC", "N1", port)], &tx, false).await;
+    let acc = start([acceptor("EXEC", "N1", 0)], &tx, false).await;
+    let port = port_of(&acc);
     let ini = Elsewhere::start(
         SessionId::new("FIX.4.4", "N1", "EXEC"),
         initiator("N1", "EXEC", port),
@@ -140,10 +140,10 @@ async fn send_now_writes_from_the_callers_thread_while_the_engine_thread_is_held
 #[tokio::test]
 async fn send_now_and_send_from_one_thread_keep_its_order_and_the_sequence() {
     const ORDERS: u64 = 3000;
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let a_id = SessionId::new("FIX.4.4", "EXEC", "N2");
-    let acc = start([acceptor("EXEC", "N2", port)], &tx, false).await;
+    let acc = start([acceptor("EXEC", "N2", 0)], &tx, false).await;
+    let port = port_of(&acc);
     let ini = Elsewhere::start(
         SessionId::new("FIX.4.4", "N2", "EXEC"),
         initiator("N2", "EXEC", port),
@@ -198,16 +198,16 @@ impl Application for Acker {
 
 #[tokio::test]
 async fn send_now_from_a_callback_queues_instead_of_waiting_for_its_own_session() {
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let i_id = SessionId::new("FIX.4.4", "N3", "EXEC");
     let acc = Engine::start(
-        settings([acceptor("EXEC", "N3", port)]),
+        settings([acceptor("EXEC", "N3", 0)]),
         &fix44::DICTIONARY,
         |_: &SessionId, handle| Acker { handle },
     )
     .await
     .unwrap();
+    let port = port_of(&acc);
     let ini = start([initiator("N3", "EXEC", port)], &tx, false).await;
     let client = ini.session(&i_id).unwrap();
     logged_on(&client).await;
@@ -227,7 +227,9 @@ async fn send_now_from_a_callback_queues_instead_of_waiting_for_its_own_session(
 #[tokio::test]
 async fn send_now_refuses_as_send_does() {
     let (tx, _rx) = mpsc::unbounded_channel();
-    let ini = start([initiator("N4", "EXEC", free_port())], &tx, false).await;
+    // A port that refuses connections and that no other socket can take.
+    let (_refusing, port) = refusing_port();
+    let ini = start([initiator("N4", "EXEC", port)], &tx, false).await;
     let client = ini
         .session(&SessionId::new("FIX.4.4", "N4", "EXEC"))
         .unwrap();
@@ -244,8 +246,9 @@ async fn a_handle_kept_after_its_engine_is_gone_holds_no_store_open() {
     let dir = temp_dir("send-now-store");
     let id = SessionId::new("FIX.4.4", "N5", "EXEC");
     let (tx, _rx) = mpsc::unbounded_channel();
+    let (_refusing, port) = refusing_port();
     let ini = start(
-        [initiator("N5", "EXEC", free_port()).file_store_path(&dir)],
+        [initiator("N5", "EXEC", port).file_store_path(&dir)],
         &tx,
         false,
     )

@@ -16,10 +16,10 @@ const WAIT: u64 = 10;
 
 #[tokio::test]
 async fn a_tracked_send_resolves_to_the_number_it_went_with_once_durable() {
-    let port = free_port();
     let dir = temp_dir("tracked");
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let acc = start([acceptor("EXEC", "T1", port)], &tx, false).await;
+    let acc = start([acceptor("EXEC", "T1", 0)], &tx, false).await;
+    let port = port_of(&acc);
     // The initiator's file store, FileStoreSync=Y (the default): group commit.
     let ini = start(
         [initiator("T1", "EXEC", port).file_store_path(&dir)],
@@ -129,10 +129,10 @@ async fn slow_proxy(target: u16, delay: Duration) -> u16 {
 
 #[tokio::test]
 async fn a_message_queued_longer_than_the_age_limit_is_dropped_and_its_sender_told() {
-    let port = free_port();
     let dir = temp_dir("tracked-age");
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let acc = start([acceptor("EXEC", "T3", port)], &tx, false).await;
+    let acc = start([acceptor("EXEC", "T3", 0)], &tx, false).await;
+    let port = port_of(&acc);
     // The Logon is answered after 600 ms; messages may wait 200 ms.
     let proxy = slow_proxy(port, Duration::from_millis(600)).await;
     let mut options = fix_engine::EngineOptions::default();
@@ -289,9 +289,9 @@ async fn a_sessions_queued_while_down_drop_wins_over_the_engines_wait() {
 async fn a_sessions_queued_message_max_age_0_lifts_the_engines_limit() {
     // The Logon is answered after 600 ms; the engine lets messages wait
     // 200 ms, but the session has no limit: what it queued goes.
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let acc = start([acceptor("EXEC", "T6", port)], &tx, false).await;
+    let acc = start([acceptor("EXEC", "T6", 0)], &tx, false).await;
+    let port = port_of(&acc);
     let proxy = slow_proxy(port, Duration::from_millis(600)).await;
     let mut options = fix_engine::EngineOptions::default();
     options.max_queued_age = Some(Duration::from_millis(200));

@@ -42,10 +42,9 @@ async fn an_initiator_connects_from_its_source_address_and_port() {
 
 #[tokio::test]
 async fn an_acceptor_listens_with_its_socket_options() {
-    let port = free_port();
     let (tx, _rx) = mpsc::unbounded_channel();
     let acc = start(
-        [acceptor("EXEC", "C1", port)
+        [acceptor("EXEC", "C1", 0)
             .socket_reuse_address(false)
             .socket_receive_buffer_size(128 * 1024)
             .socket_keepalive(true)],
@@ -53,6 +52,7 @@ async fn an_acceptor_listens_with_its_socket_options() {
         true,
     )
     .await;
+    let port = port_of(&acc);
     assert_eq!(acc.local_addrs()[0].port(), port);
     let client = tokio::net::TcpStream::connect(("127.0.0.1", port)).await;
     assert!(client.is_ok());
@@ -61,14 +61,14 @@ async fn an_acceptor_listens_with_its_socket_options() {
 /// Whether the acceptor answers a raw Logon from 127.0.0.1.
 async fn answers_logon(allowed: &str) -> bool {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let port = free_port();
     let (tx, _rx) = mpsc::unbounded_channel();
     let acc = start(
-        [acceptor("EXEC", "C1", port).allowed_remote_addresses(allowed)],
+        [acceptor("EXEC", "C1", 0).allowed_remote_addresses(allowed)],
         &tx,
         true,
     )
     .await;
+    let port = port_of(&acc);
     let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port))
         .await
         .unwrap();

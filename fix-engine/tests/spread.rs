@@ -15,7 +15,7 @@ mod common;
 use std::collections::HashMap;
 use std::time::Duration;
 
-use common::{Event, acceptor, free_port, initiator, next, order, recorders, settings};
+use common::{Event, acceptor, initiator, next, order, port_of, recorders, settings};
 use fix_engine::{Engine, EngineOptions};
 use fix_session::{SessionId, State};
 use fix_test_support::pg::PgServer;
@@ -91,10 +91,10 @@ async fn sessions_spread_over_engines_and_move_when_one_stops() {
         return;
     };
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let ports = [free_port(), free_port(), free_port()];
-    let e1 = engine(&pg, "e1", ports[0], &tx).await;
-    let e2 = engine(&pg, "e2", ports[1], &tx).await;
-    let e3 = engine(&pg, "e3", ports[2], &tx).await;
+    let e1 = engine(&pg, "e1", 0, &tx).await;
+    let e2 = engine(&pg, "e2", 0, &tx).await;
+    let e3 = engine(&pg, "e3", 0, &tx).await;
+    let ports = [port_of(&e1), port_of(&e2), port_of(&e3)];
 
     // Each initiator tries the three engines in turn: one that does not
     // hold its session refuses the Logon.

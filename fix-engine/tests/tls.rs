@@ -99,9 +99,9 @@ async fn sessions_over_tls_log_on_and_exchange_messages_both_ways() {
     let dir = temp_dir("tls-exchange");
     let ca = Ca::new(&dir, "ca");
     let server = ca.server("server");
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let acc = start([tls_acceptor("EXEC", "C1", port, &server)], &tx, true).await;
+    let acc = start([tls_acceptor("EXEC", "C1", 0, &server)], &tx, true).await;
+    let port = port_of(&acc);
     let ini = start([tls_initiator("C1", "EXEC", port, &ca.cert)], &tx, false).await;
     let (a_id, i_id) = (id("EXEC", "C1"), id("C1", "EXEC"));
     logged_on(&ini, &i_id).await;
@@ -143,9 +143,9 @@ async fn a_large_burst_over_tls_arrives_whole_and_in_order() {
     let dir = temp_dir("tls-burst");
     let ca = Ca::new(&dir, "ca");
     let server = ca.server("server");
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let acc = start([tls_acceptor("EXEC", "C1", port, &server)], &tx, false).await;
+    let acc = start([tls_acceptor("EXEC", "C1", 0, &server)], &tx, false).await;
+    let port = port_of(&acc);
     let ini = start([tls_initiator("C1", "EXEC", port, &ca.cert)], &tx, false).await;
     let (a_id, i_id) = (id("EXEC", "C1"), id("C1", "EXEC"));
     logged_on(&ini, &i_id).await;
@@ -178,14 +178,13 @@ async fn mutual_tls_admits_only_clients_with_a_certificate_from_the_acceptors_ca
     let stranger = other_ca.client("stranger");
     let store = dir.join("store");
     std::fs::create_dir_all(&store).unwrap();
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     // A template, so a session's store files are made only when its Logon
     // is read: none for a client refused in the handshake.
     let template = SessionBuilder::acceptor(id("EXEC", "*"))
         .acceptor_template(true)
         .socket_accept_address("127.0.0.1")
-        .socket_accept_port(port)
+        .socket_accept_port(0)
         .schedule(fix_engine::config::Schedule::non_stop())
         .file_store_path(&store)
         .socket_use_ssl(true)
@@ -194,6 +193,7 @@ async fn mutual_tls_admits_only_clients_with_a_certificate_from_the_acceptors_ca
         .ca_file(&client_ca.cert)
         .certificate_verify_level(ClientAuth::Required);
     let acc = start([template], &tx, false).await;
+    let port = port_of(&acc);
 
     // No client certificate, and one from another authority: refused, again.
     let (none_port, none_tries) = counting_proxy(port).await;
@@ -247,14 +247,13 @@ async fn optional_client_verification_admits_clients_without_a_certificate_but_n
     let other_ca = Ca::new(&dir, "other-ca");
     let server = server_ca.server("server");
     let stranger = other_ca.client("stranger");
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let acc = Engine::start(
         settings([
-            tls_acceptor("EXEC", "NOCERT", port, &server)
+            tls_acceptor("EXEC", "NOCERT", 0, &server)
                 .ca_file(&client_ca.cert)
                 .certificate_verify_level(ClientAuth::Optional),
-            tls_acceptor("EXEC", "STRANGER", port, &server)
+            tls_acceptor("EXEC", "STRANGER", 0, &server)
                 .ca_file(&client_ca.cert)
                 .certificate_verify_level(ClientAuth::Optional),
         ]),
@@ -263,6 +262,7 @@ async fn optional_client_verification_admits_clients_without_a_certificate_but_n
     )
     .await
     .unwrap();
+    let port = port_of(&acc);
     let (other_port, other_tries) = counting_proxy(port).await;
     let ini = Engine::start(
         settings([
@@ -288,19 +288,19 @@ async fn an_initiator_refuses_an_acceptor_it_does_not_trust_or_whose_name_differ
     let ca = Ca::new(&dir, "ca");
     let other_ca = Ca::new(&dir, "other-ca");
     let server = ca.server("server");
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let acc = Engine::start(
         settings([
-            tls_acceptor("EXEC", "DISTRUST", port, &server),
-            tls_acceptor("EXEC", "WRONGNAME", port, &server),
-            tls_acceptor("EXEC", "RIGHTNAME", port, &server),
+            tls_acceptor("EXEC", "DISTRUST", 0, &server),
+            tls_acceptor("EXEC", "WRONGNAME", 0, &server),
+            tls_acceptor("EXEC", "RIGHTNAME", 0, &server),
         ]),
         &fix44::DICTIONARY,
         recorders(&tx, false),
     )
     .await
     .unwrap();
+    let port = port_of(&acc);
     let (distrust_port, distrust_tries) = counting_proxy(port).await;
     let (wrong_port, wrong_tries) = counting_proxy(port).await;
     let ini = Engine::start(
@@ -333,9 +333,9 @@ async fn an_initiator_refuses_an_acceptor_it_does_not_trust_or_whose_name_differ
 async fn a_tls_client_of_a_plain_acceptor_does_not_log_on() {
     let dir = temp_dir("tls-to-plain");
     let ca = Ca::new(&dir, "ca");
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let acc = start([acceptor("EXEC", "C1", port)], &tx, false).await;
+    let acc = start([acceptor("EXEC", "C1", 0)], &tx, false).await;
+    let port = port_of(&acc);
     let (proxy_port, tries) = counting_proxy(port).await;
     let ini = start(
         [tls_initiator("C1", "EXEC", proxy_port, &ca.cert)],
@@ -357,9 +357,9 @@ async fn a_plain_tcp_client_of_a_tls_acceptor_does_not_log_on() {
     let dir = temp_dir("tls-plain");
     let ca = Ca::new(&dir, "ca");
     let server = ca.server("server");
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let acc = start([tls_acceptor("EXEC", "C1", port, &server)], &tx, false).await;
+    let acc = start([tls_acceptor("EXEC", "C1", 0, &server)], &tx, false).await;
+    let port = port_of(&acc);
 
     // A Logon in the clear: no FIX answer, and the connection is closed.
     let mut raw = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
@@ -388,7 +388,7 @@ async fn a_plain_tcp_client_of_a_tls_acceptor_does_not_log_on() {
 
 /// Starting `builder`'s session fails on one of its TLS files, and its port
 /// is still free afterwards: nothing was bound.
-async fn start_error(builder: SessionBuilder, port: u16) -> EngineError {
+async fn start_error(builder: SessionBuilder) -> EngineError {
     let (tx, _rx) = mpsc::unbounded_channel();
     let error = Engine::start(
         settings([builder]),
@@ -397,7 +397,12 @@ async fn start_error(builder: SessionBuilder, port: u16) -> EngineError {
     )
     .await
     .expect_err("the engine started");
-    std::net::TcpListener::bind(("127.0.0.1", port)).expect("the port was bound");
+    // The caller holds the session's port: an engine that bound its socket
+    // before it read its files would fail with Bind, not this.
+    assert!(
+        !matches!(error.kind(), EngineErrorKind::Bind { .. }),
+        "{error}"
+    );
     error
 }
 
@@ -420,7 +425,8 @@ async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
     let ca = Ca::new(&dir, "ca");
     let server = ca.server("server");
     let other = ca.server("other");
-    let port = free_port();
+    // Held by the test: the engine must fail before it binds.
+    let (_held, port) = held_listener();
 
     let missing = dir.join("missing.crt");
     let e = start_error(
@@ -428,7 +434,6 @@ async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
             .socket_use_ssl(true)
             .certificate(&missing)
             .private_key(&server.key),
-        port,
     )
     .await;
     let (setting, path, problem) = tls_file(&e);
@@ -448,7 +453,6 @@ async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
             .socket_use_ssl(true)
             .certificate(&server.cert)
             .private_key(&server.cert),
-        port,
     )
     .await;
     assert_eq!(
@@ -464,7 +468,6 @@ async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
         acceptor("EXEC", "C1", port)
             .socket_use_ssl(true)
             .certificate(&server.cert),
-        port,
     )
     .await;
     let (setting, path, problem) = tls_file(&e);
@@ -486,7 +489,6 @@ async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
             .socket_use_ssl(true)
             .certificate(&server.cert)
             .private_key(&encrypted),
-        port,
     )
     .await;
     let (setting, path, problem) = tls_file(&e);
@@ -502,7 +504,6 @@ async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
             .socket_use_ssl(true)
             .certificate(&server.key)
             .private_key(&server.key),
-        port,
     )
     .await;
     let (setting, path, problem) = tls_file(&e);
@@ -518,7 +519,6 @@ async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
             .socket_use_ssl(true)
             .certificate(&server.cert)
             .private_key(&other.key),
-        port,
     )
     .await;
     let (setting, path, problem) = tls_file(&e);
@@ -540,7 +540,6 @@ async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
             .socket_use_ssl(true)
             .certificate(&broken)
             .private_key(&server.key),
-        port,
     )
     .await;
     let (setting, path, problem) = tls_file(&e);
@@ -558,7 +557,6 @@ async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
             .private_key(&server.key)
             .ca_file(&empty)
             .certificate_verify_level(ClientAuth::Required),
-        port,
     )
     .await;
     let (setting, path, problem) = tls_file(&e);
@@ -571,7 +569,6 @@ async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
         initiator("C1", "EXEC", port)
             .socket_use_ssl(true)
             .ca_file(&empty),
-        port,
     )
     .await;
     assert_eq!(
@@ -588,7 +585,6 @@ async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
         tls_initiator("C1", "EXEC", port, &ca.cert)
             .certificate(&server.cert)
             .private_key(&no_key),
-        port,
     )
     .await;
     let (setting, path, problem) = tls_file(&e);
@@ -599,11 +595,9 @@ async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
     assert!(matches!(problem, TlsFileError::Read(_)));
 
     // A server name that is no DNS name.
-    let e = start_error(
-        tls_initiator("C1", "EXEC", port, &ca.cert).sni_host_name("fix..example.com"),
-        port,
-    )
-    .await;
+    let e =
+        start_error(tls_initiator("C1", "EXEC", port, &ca.cert).sni_host_name("fix..example.com"))
+            .await;
     assert!(
         matches!(e.kind(), EngineErrorKind::TlsServerName { setting, name, .. } if setting == "SNIHostName" && name == "fix..example.com"),
         "{e}"
@@ -621,10 +615,9 @@ async fn a_certificate_file_holding_its_key_serves_as_both() {
     let pem = std::fs::read_to_string(&server.cert).unwrap()
         + &std::fs::read_to_string(&server.key).unwrap();
     std::fs::write(&combined, pem).unwrap();
-    let port = free_port();
     let (tx, _rx) = mpsc::unbounded_channel();
     let acc = Engine::start(
-        settings([acceptor("EXEC", "C1", port)
+        settings([acceptor("EXEC", "C1", 0)
             .socket_use_ssl(true)
             .certificate(&combined)]),
         &fix44::DICTIONARY,
@@ -632,6 +625,7 @@ async fn a_certificate_file_holding_its_key_serves_as_both() {
     )
     .await
     .unwrap();
+    let port = port_of(&acc);
     let ini = start([tls_initiator("C1", "EXEC", port, &ca.cert)], &tx, false).await;
     logged_on(&ini, &id("C1", "EXEC")).await;
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
@@ -647,12 +641,11 @@ async fn certificates_a_revocation_list_revokes_are_refused_on_both_sides() {
     let good = client_ca.client("good");
     let revoked = client_ca.client("revoked");
     let client_list = client_ca.revocation_list("clients", &[&revoked]);
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let template = SessionBuilder::acceptor(id("EXEC", "*"))
         .acceptor_template(true)
         .socket_accept_address("127.0.0.1")
-        .socket_accept_port(port)
+        .socket_accept_port(0)
         .schedule(fix_engine::config::Schedule::non_stop())
         .socket_use_ssl(true)
         .certificate(&server.cert)
@@ -661,6 +654,7 @@ async fn certificates_a_revocation_list_revokes_are_refused_on_both_sides() {
         .certificate_verify_level(ClientAuth::Required)
         .revocation_lists(&client_list);
     let acc = start([template], &tx, false).await;
+    let port = port_of(&acc);
 
     // A client whose certificate the acceptor's list revokes: refused, again.
     let (revoked_port, revoked_tries) = counting_proxy(port).await;
@@ -718,12 +712,9 @@ async fn certificates_a_revocation_list_revokes_are_refused_on_both_sides() {
 async fn a_revocation_list_file_without_a_list_is_refused_at_start() {
     let dir = temp_dir("tls-revocation-empty");
     let ca = Ca::new(&dir, "ca");
-    let port = free_port();
-    let error = start_error(
-        tls_initiator("C1", "EXEC", port, &ca.cert).revocation_lists(&ca.cert),
-        port,
-    )
-    .await;
+    let (_held, port) = held_listener();
+    let error =
+        start_error(tls_initiator("C1", "EXEC", port, &ca.cert).revocation_lists(&ca.cert)).await;
     let (setting, path, _) = tls_file(&error);
     assert_eq!(
         (setting, path),
@@ -746,13 +737,12 @@ async fn client_certificate_names_bind_each_session_to_its_counterparty_s_certif
     // among its subject alternative names.
     let desk_a = client_ca.client("DESK-A");
     let desk_b = client_ca.client_with_names("b-cert", &["desk-b.clients.example"]);
-    let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     // Any CompID may log on, but only with a certificate naming it.
     let template = SessionBuilder::acceptor(id("EXEC", "*"))
         .acceptor_template(true)
         .socket_accept_address("127.0.0.1")
-        .socket_accept_port(port)
+        .socket_accept_port(0)
         .schedule(fix_engine::config::Schedule::non_stop())
         .socket_use_ssl(true)
         .certificate(&server.cert)
@@ -761,6 +751,7 @@ async fn client_certificate_names_bind_each_session_to_its_counterparty_s_certif
         .certificate_verify_level(ClientAuth::Required)
         .client_certificate_names("{TargetCompID},{TargetCompID}.clients.example");
     let acc = start([template], &tx, false).await;
+    let port = port_of(&acc);
 
     // DESK-A's certificate, presented as DESK-B: signed by the right
     // authority, but naming another CompID. Refused, again and again.

@@ -10,7 +10,9 @@ use tokio::sync::mpsc;
 
 #[tokio::test]
 async fn socket_use_ssl_is_refused_at_start() {
-    let port = free_port();
+    // Held by the test: an engine that bound before it refused the
+    // setting would fail with Bind instead.
+    let (_held, port) = held_listener();
     let (tx, _rx) = mpsc::unbounded_channel();
     let session = acceptor("EXEC", "C1", port)
         .socket_use_ssl(true)
@@ -33,5 +35,4 @@ async fn socket_use_ssl_is_refused_at_start() {
         e.to_string(),
         "session FIX.4.4:EXEC->C1: SocketUseSSL=Y needs fix-engine's `tls` feature, which this build leaves out"
     );
-    std::net::TcpListener::bind(("127.0.0.1", port)).expect("the port was bound");
 }

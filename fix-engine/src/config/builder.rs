@@ -339,8 +339,12 @@ impl SessionBuilder {
         heart_bt_int(value: u32) => HeartBtInt = Value::Secs(Duration::from_secs(u64::from(value)));
         /// `SocketAcceptPort` (acceptor only, required). 0 is a port the
         /// system picks when the engine starts, which
-        /// [`Engine::local_addrs`](crate::Engine::local_addrs) tells (sessions
-        /// on port 0 share that one listener, as on any port).
+        /// [`Engine::local_addrs`](crate::Engine::local_addrs) tells: bound
+        /// once, and shared by every session on port 0 as any port's
+        /// listener is (their address and socket settings the same). A test
+        /// listens on port 0 and points its initiator at the port the engine
+        /// bound, rather than picking a free port that another socket could
+        /// take before the engine binds it.
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_accept_port(5001);

@@ -539,7 +539,7 @@ table! {
     SocketIgnoreProxy => row(YesNo, "QuickFIX/n: ignore the system's proxy").initiator().always(&["Y"], PROXY).else_not_applied(PROXY),
 
     // Acceptor.
-    SocketAcceptPort => row(AcceptPort, "The port an acceptor listens on; sessions on one port share its listener").acceptor().sets("AcceptorTransport::port"),
+    SocketAcceptPort => row(AcceptPort, "The port an acceptor listens on; sessions on one port share its listener. 0: a port the system picks, bound once when the engine starts and shared by every session with 0 (their SocketAcceptAddress and socket settings the same, as on any shared port); Engine::local_addrs and Engine::local_addr say which").acceptor().sets("AcceptorTransport::port"),
     SocketAcceptAddress => row(Host, "The local address an acceptor listens on").aka(&["SocketAcceptHost"]).acceptor().sets("AcceptorTransport::address"),
     SocketAcceptProtocol => row(Text, "QuickFIX/J: TCP or VM_PIPE").acceptor().always(&["TCP"], "connections are TCP").else_refused("this engine has TCP connections only"),
     SocketReuseAddress => row(YesNo, "The listener binds with SO_REUSEADDR, so a restart need not wait for old connections").acceptor().or("Y").sets("SessionSettings::reuse_address"),

@@ -4,6 +4,7 @@
 //! is removed.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use fix_session::SessionId;
 use tokio::net::TcpListener;
@@ -89,6 +90,7 @@ pub(super) async fn place(
     list: &[Listening],
     id: &SessionId,
     wanted: &Listener,
+    given: &[Arc<std::net::TcpListener>],
 ) -> Result<Place, crate::AdminError> {
     if let Some(l) = list.iter().find(|l| l.config.port == wanted.port) {
         return match l.config.difference(wanted) {
@@ -100,12 +102,19 @@ pub(super) async fn place(
             }),
         };
     }
-    let (listener, local) = bind(wanted).await.map_err(crate::AdminError::Engine)?;
+    let (listener, local) = bind(wanted, given)
+        .await
+        .map_err(crate::AdminError::Engine)?;
     Ok(Place::New(listener, local))
 }
 
-/// Binds `l`'s socket, as its settings say.
-pub(super) async fn bind(l: &Listener) -> Result<(TcpListener, SocketAddr), EngineError> {
+/// Binds `l`'s socket, as its settings say, or takes a duplicate of the
+/// one of `given` bound to its port
+/// ([`EngineOptions::listeners`](crate::EngineOptions::listeners)).
+pub(super) async fn bind(
+    l: &Listener,
+    given: &[Arc<std::net::TcpListener>],
+) -> Result<(TcpListener, SocketAddr), EngineError> {
     let host = l.address.as_deref().unwrap_or("0.0.0.0");
     let bind_error = |error| {
         EngineError::from(EngineErrorKind::Bind {
@@ -113,9 +122,60 @@ pub(super) async fn bind(l: &Listener) -> Result<(TcpListener, SocketAddr), Engi
             error,
         })
     };
-    let listener = crate::net::bind(host, l.port, l.reuse_address, &l.socket)
-        .await
-        .map_err(bind_error)?;
+    let listener = match given_for(l.port, given) {
+        Some(socket) => take(socket).map_err(bind_error)?,
+        None => crate::net::bind(host, l.port, l.reuse_address, &l.socket)
+            .await
+            .map_err(bind_error)?,
+    };
     let local = listener.local_addr().map_err(bind_error)?;
     Ok((listener, local))
+}
+
+/// The socket of `given` bound to configured `port`; never one for port 0,
+/// which asks for a port of the system's choosing.
+fn given_for(port: u16, given: &[Arc<std::net::TcpListener>]) -> Option<&std::net::TcpListener> {
+    if port == 0 {
+        return None;
+    }
+    given
+        .iter()
+        .find(|s| s.local_addr().is_ok_and(|a| a.port() == port))
+        .map(|s| &**s)
+}
+
+/// A duplicate of `socket` for the engine's runtime: the caller's stays
+/// open (and listening) when the engine drops its own.
+fn take(socket: &std::net::TcpListener) -> std::io::Result<TcpListener> {
+    let own = socket.try_clone()?;
+    own.set_nonblocking(true)?;
+    TcpListener::from_std(own)
+}
+
+/// An error for the first of `given` whose port no listener of the
+/// settings has: a socket handed over for nothing is a mistake in the
+/// caller's settings.
+pub(super) fn check_given(
+    given: &[Arc<std::net::TcpListener>],
+    listeners: &[Listener],
+) -> Result<(), EngineError> {
+    for socket in given {
+        let local = socket.local_addr().map_err(|error| {
+            EngineError::from(EngineErrorKind::Bind {
+                address: "a given listener".into(),
+                error,
+            })
+        })?;
+        if !listeners.iter().any(|l| l.port == local.port()) {
+            return Err(EngineErrorKind::Bind {
+                address: local.to_string(),
+                error: std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "a listener given in EngineOptions::listeners that no acceptor's SocketAcceptPort names",
+                ),
+            }
+            .into());
+        }
+    }
+    Ok(())
 }

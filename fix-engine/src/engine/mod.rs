@@ -283,9 +283,11 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         }
         #[cfg(unix)]
         let admin = bind_admin_socket(&options, &settings)?;
+        let configured = settings.listeners();
+        listeners::check_given(&options.listeners, &configured)?;
         let mut bound = Vec::new();
-        for (l, tls) in settings.listeners().into_iter().zip(server_tls) {
-            let (listener, local) = listeners::bind(&l).await?;
+        for (l, tls) in configured.into_iter().zip(server_tls) {
+            let (listener, local) = listeners::bind(&l, &options.listeners).await?;
             bound.push((listener, local, l, tls));
         }
         let local_addrs = bound.iter().map(|(_, local, _, _)| *local).collect();
@@ -426,7 +428,9 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     /// the session's socket settings (address, TLS files, buffers:
     /// [`AdminError::ListenerDiffers`] otherwise); on a port with no listener
     /// one is bound for it ([`local_addr`](Self::local_addr) says where),
-    /// and closed again when the last session on it is removed. An event in
+    /// and closed again when the last session on it is removed. A listener
+    /// is known by the port its sessions name: a session on port 0 joins
+    /// the one port-0 listener, not one named by the port it was bound to. An event in
     /// its log says it was added.
     ///
     /// ```no_run
@@ -1146,7 +1150,7 @@ async fn add_session<D: Schema + Send + Sync + 'static>(
     // Held from the bind to the listener's entry in the list: a second
     // session on the same new port finds it there.
     let mut listening = inner.listeners.lock().await;
-    let place = listeners::place(&listening, &id, &wanted).await?;
+    let place = listeners::place(&listening, &id, &wanted, &inner.options.listeners).await?;
     let tls = match place {
         listeners::Place::New(..) => server_tls_of(&wanted).map_err(AdminError::Engine)?,
         listeners::Place::Shared => None,

@@ -93,6 +93,40 @@ pub struct EngineOptions {
     /// hold: this keeps a thousand sessions from holding a thousand times
     /// them. Default 1 GiB.
     pub max_held_bytes: usize,
+    /// Listening sockets bound already, by the caller or a parent process.
+    /// An acceptor port of the settings (`SocketAcceptPort`, not 0) that one
+    /// of them is bound to is served on it, not bound again: a test can bind
+    /// port 0 once, write the port it got into settings and restart engines
+    /// on it without a window in which the port is free for another socket
+    /// (connections made between two engines wait in its backlog). The
+    /// engine listens on a duplicate of each (`try_clone`), so the caller's
+    /// stays open; the socket keeps the options it was made with (the
+    /// settings' `SocketReuseAddress` and buffers are not applied). One no
+    /// acceptor port names is an error at start. Default: none.
+    ///
+    /// ```no_run
+    /// # async fn f() -> Result<(), Box<dyn std::error::Error>> {
+    /// use std::sync::Arc;
+    /// use fix_engine::config::{Schedule, SessionBuilder, Settings};
+    /// let socket = Arc::new(std::net::TcpListener::bind("127.0.0.1:0")?);
+    /// let port = socket.local_addr()?.port();
+    /// let venue = SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1"))
+    ///     .socket_accept_address("127.0.0.1")
+    ///     .socket_accept_port(port)
+    ///     .schedule(Schedule::non_stop())
+    ///     .build()?;
+    /// let mut options = fix_engine::EngineOptions::default();
+    /// options.listeners.push(socket.clone());
+    /// struct App;
+    /// impl fix_session::Application for App {}
+    /// let settings = Settings::new([venue])?;
+    /// let engine = fix_engine::Engine::start_with(settings.clone(), &fix44::DICTIONARY, options.clone(), |_, _| App).await?;
+    /// engine.shutdown(std::time::Duration::from_secs(5)).await?;
+    /// // The same port again: `socket` kept it.
+    /// let engine = fix_engine::Engine::start_with(settings, &fix44::DICTIONARY, options, |_, _| App).await?;
+    /// # Ok(()) }
+    /// ```
+    pub listeners: Vec<std::sync::Arc<std::net::TcpListener>>,
 }
 
 /// What [`EngineOptions::queued_while_down`] does with the messages still
@@ -129,6 +163,7 @@ impl Default for EngineOptions {
             queued_while_down: QueuedWhileDown::Wait,
             admin_socket: None,
             max_held_bytes: 1 << 30,
+            listeners: Vec::new(),
         }
     }
 }

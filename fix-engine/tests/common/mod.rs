@@ -1,4 +1,4 @@
-//! What the engine's tests share: free ports, settings for an acceptor and an
+//! What the engine's tests share: ports an engine bound or the test holds, settings for an acceptor and an
 //! initiator on loopback, and an application that reports what it sees.
 
 #![allow(dead_code, unreachable_pub)]
@@ -14,13 +14,65 @@ use fix_engine::config::{Schedule, SessionBuilder, SessionSettings};
 use fix_session::{AppReject, Application, Outbox, Refusal, SessionId};
 use tokio::sync::mpsc;
 
-/// A port nothing listens on now.
+/// A port nothing listens on now, for what cannot be handed a bound socket
+/// or say the port it bound: another socket may take it before the user
+/// binds it, so a test that can start its acceptor on port 0
+/// ([`port_of`]), hold the socket ([`held_listener`]) or keep it refusing
+/// ([`refusing_port`]) does that instead. Left to an initiator's source
+/// port and the metrics exporter's, and to the child processes of the
+/// crash and failover tests.
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port()
+}
+
+/// The port of `engine`'s one listener: a test starts its acceptor on port
+/// 0 and points the initiator here, so no port is picked, dropped and bound
+/// again (another socket could take it between).
+pub fn port_of<D: fix_core::validate::Schema + Send + Sync + 'static>(
+    engine: &fix_engine::Engine<D>,
+) -> u16 {
+    let [addr] = engine.local_addrs() else {
+        panic!("not one listener: {:?}", engine.local_addrs());
+    };
+    addr.port()
+}
+
+/// A loopback port bound and not listening, kept by the socket returned:
+/// connections to it are refused until the test calls `listen` on it, and
+/// no other socket can take it meanwhile.
+pub fn refusing_port() -> (tokio::net::TcpSocket, u16) {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(([127, 0, 0, 1], 0).into()).unwrap();
+    let port = socket.local_addr().unwrap().port();
+    (socket, port)
+}
+
+/// A loopback listener of the test's own, to hand to every engine it
+/// starts ([`EngineOptions::listeners`](fix_engine::EngineOptions::listeners)):
+/// the port stays the test's across engine restarts.
+pub fn held_listener() -> (std::sync::Arc<std::net::TcpListener>, u16) {
+    let socket = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = socket.local_addr().unwrap().port();
+    (std::sync::Arc::new(socket), port)
+}
+
+/// A tokio listener on a duplicate of the test's `held` socket: dropped, it
+/// leaves the socket listening.
+pub fn tokio_listener(held: &std::net::TcpListener) -> tokio::net::TcpListener {
+    let own = held.try_clone().unwrap();
+    own.set_nonblocking(true).unwrap();
+    tokio::net::TcpListener::from_std(own).unwrap()
+}
+
+/// Options that serve the settings' port `held` on the test's socket.
+pub fn on(held: &std::sync::Arc<std::net::TcpListener>) -> fix_engine::EngineOptions {
+    let mut options = fix_engine::EngineOptions::default();
+    options.listeners.push(held.clone());
+    options
 }
 
 /// An empty directory of the test's own.
