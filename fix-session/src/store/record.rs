@@ -159,7 +159,7 @@ pub(super) fn to_nanos(t: SystemTime) -> i128 {
 }
 
 /// The time `nanos` nanoseconds from the Unix epoch, if the platform has it.
-fn from_nanos(nanos: i128) -> Option<SystemTime> {
+pub(super) fn from_nanos(nanos: i128) -> Option<SystemTime> {
     let abs = nanos.unsigned_abs();
     let secs = u64::try_from(abs / 1_000_000_000).ok()?;
     let d = Duration::new(secs, (abs % 1_000_000_000) as u32);

@@ -192,24 +192,10 @@ pub(super) fn reset_fixed(created: SystemTime) -> [u8; 16] {
     crate::store::record::to_nanos(created).to_le_bytes()
 }
 
-/// A SeqSet record's fixed part.
-pub(super) fn seq_set(next_sender: u64, next_target: u64) -> [u8; 16] {
-    let mut fixed = [0u8; 16];
-    fixed[..8].copy_from_slice(&next_sender.to_le_bytes());
-    fixed[8..].copy_from_slice(&next_target.to_le_bytes());
-    fixed
-}
+/// A SeqSet record's fixed part: the file store's.
+pub(super) use crate::store::record::seq_set;
 
-fn from_nanos(nanos: i128) -> Option<SystemTime> {
-    let abs = nanos.unsigned_abs();
-    let secs = u64::try_from(abs / 1_000_000_000).ok()?;
-    let d = std::time::Duration::new(secs, (abs % 1_000_000_000) as u32);
-    if nanos >= 0 {
-        SystemTime::UNIX_EPOCH.checked_add(d)
-    } else {
-        SystemTime::UNIX_EPOCH.checked_sub(d)
-    }
-}
+use crate::store::record::from_nanos;
 
 #[cfg(test)]
 mod tests {
