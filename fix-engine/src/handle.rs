@@ -1157,6 +1157,51 @@ mod tests {
         assert_eq!(h.shared.queued(), 0);
     }
 
+    /// A Heartbeat builder answering TestReqID `id`.
+    fn heartbeat(id: &str) -> fix44::messages::HeartbeatBuilder<'_> {
+        fix44::messages::HeartbeatBuilder {
+            test_req_id: Some(fix_core::value::FixStr::parse(id.as_bytes()).unwrap()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_typed_message_is_encoded_into_the_queue_or_refused_whole() {
+        use fix_core::typed::AppHeader;
+        let h = logged_on(3 * (RECORD_HEADER + 1 + 16));
+        let header = fix44::components::HeaderBuilder {
+            on_behalf_of_comp_id: Some(fix_core::value::FixStr::parse(b"DESK").unwrap()),
+            ..Default::default()
+        };
+        h.send_message(&header.with_body(&heartbeat("T1"))).unwrap();
+        let long = "x".repeat(1000);
+        // Larger than the first room given, smaller than the rest of the queue.
+        let big = logged_on(4096);
+        big.send_message(&heartbeat(&long)).unwrap();
+        assert_eq!(big.shared.queued(), 1);
+        // Larger than the whole queue: never; larger than what is left: not now.
+        assert_eq!(h.send_message(&heartbeat(&long)), Err(SendError::TooLarge));
+        h.send_message(&heartbeat("T2")).unwrap();
+        assert_eq!(
+            h.send_message(&heartbeat(&"T3".repeat(20))),
+            Err(SendError::Full)
+        );
+        // A required field unset: refused, nothing left behind.
+        let order = fix44::messages::NewOrderSingleBuilder::default();
+        let missing = fix_core::EncodeError::MissingRequired { tag: 11 };
+        assert_eq!(h.send_message(&order), Err(SendError::Encode(missing)));
+        let mut spare = h.shared.spare_buffer();
+        h.shared.take_queued(&mut spare);
+        let got: Vec<_> = records(&spare).map(|r| (r.msg_type, r.body)).collect();
+        assert_eq!(
+            got,
+            [
+                (&b"0"[..], &b"115=DESK\x01112=T1\x01"[..]),
+                (b"0", b"112=T2\x01")
+            ]
+        );
+    }
+
     #[test]
     fn a_batch_held_back_goes_before_what_was_queued_since() {
         let h = logged_on(2 * (RECORD_HEADER + 1 + 5));
