@@ -273,9 +273,31 @@ impl Outbox {
         })
     }
 
-    pub(crate) fn clear(&mut self) {
+    /// Forgets what is queued, keeping the buffer (the session does so after
+    /// sending what a call queued): for an outbox reused outside a session, a
+    /// benchmark's or a test's.
+    ///
+    /// ```
+    /// let mut out = fix_session::Outbox::default();
+    /// out.send_body(b"0", b"112=T\x01");
+    /// out.clear();
+    /// assert!(out.is_empty());
+    /// ```
+    pub fn clear(&mut self) {
         self.used = 0;
         self.ends.clear();
+    }
+
+    /// The queued messages as (MsgType, body), in order: what the session will
+    /// send (the header and trailer its own).
+    ///
+    /// ```
+    /// let mut out = fix_session::Outbox::default();
+    /// out.send_body(b"0", b"112=T\x01");
+    /// assert_eq!(out.queued().collect::<Vec<_>>(), [(&b"0"[..], &b"112=T\x01"[..])]);
+    /// ```
+    pub fn queued(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.messages().map(|(msg_type, body, _)| (msg_type, body))
     }
 
     /// Appends `bytes` after what is queued.
