@@ -1161,7 +1161,6 @@ mod tests {
     fn heartbeat(id: &str) -> fix44::messages::HeartbeatBuilder<'_> {
         fix44::messages::HeartbeatBuilder {
             test_req_id: Some(fix_core::value::FixStr::parse(id.as_bytes()).unwrap()),
-            ..Default::default()
         }
     }
 
