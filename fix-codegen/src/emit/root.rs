@@ -160,7 +160,7 @@ impl Cx<'_> {
             .iter()
             .zip(&self.messages)
             .filter(|(m, _)| m.category == fix_dict::Category::App)
-            .map(|(m, n)| (m, id(n), id(&format!("on_{}", crate::ident::snake_case(n)))))
+            .map(|(m, n)| (m, id(n), id(&handler_method(n))))
             .collect();
         let methods = app.iter().map(|(m, ty, on)| {
             let d = doc(format!("`{}` (MsgType `{}`).", m.name, m.msg_type));
@@ -218,4 +218,18 @@ impl Cx<'_> {
             }
         }
     }
+}
+
+/// The `Handler` method for the message type named `ty`: `on_` and its words in
+/// snake case (`on_new_order_single`), never a keyword or a leading digit, so
+/// never escaped.
+fn handler_method(ty: &str) -> String {
+    let words: Vec<String> = crate::ident::words(ty)
+        .iter()
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    if words.is_empty() {
+        return "on_unnamed".to_owned();
+    }
+    format!("on_{}", words.join("_"))
 }
