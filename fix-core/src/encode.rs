@@ -124,6 +124,9 @@ pub struct Encoder<'b> {
     len: usize,
     /// A bad MsgType, reported by `finish` (so that `new` cannot fail).
     msg_type_error: Option<EncodeError>,
+    /// Made by [`Encoder::fields`]: no BeginString, BodyLength, MsgType or
+    /// CheckSum, the fields alone.
+    fields_only: bool,
 }
 
 impl<'b> Encoder<'b> {
@@ -147,9 +150,39 @@ impl<'b> Encoder<'b> {
             body_start,
             len: body_start,
             msg_type_error: None,
+            fields_only: false,
         };
         enc.msg_type_error = enc.raw(35, msg_type).err();
         enc
+    }
+
+    /// Starts a run of fields with no envelope: no BeginString, BodyLength,
+    /// MsgType or CheckSum, which a session writes itself around a body it is
+    /// given. [`Encoder::finish`] returns the fields (from the buffer's start),
+    /// or the exact size that holds them.
+    ///
+    /// ```
+    /// let mut buf = [0u8; 32];
+    /// let mut enc = fix_core::Encoder::fields(&mut buf);
+    /// enc.raw(11, b"ORD1")?;
+    /// enc.field(54, &fix_core::value::SeqNum(1))?;
+    /// assert_eq!(enc.finish()?, b"11=ORD1\x0154=1\x01");
+    /// let mut small = [0u8; 4];
+    /// let mut enc = fix_core::Encoder::fields(&mut small);
+    /// enc.raw(11, b"ORD1")?;
+    /// assert_eq!(enc.finish(), Err(fix_core::EncodeError::BufferTooSmall { needed: 8 }));
+    /// # Ok::<(), fix_core::EncodeError>(())
+    /// ```
+    pub fn fields(buf: &'b mut [u8]) -> Self {
+        Encoder {
+            buf,
+            prefix: 0,
+            digits: 0,
+            body_start: 0,
+            len: 0,
+            msg_type_error: None,
+            fields_only: true,
+        }
     }
 
     /// Appends a field holding a typed value.
@@ -312,7 +345,7 @@ impl<'b> Encoder<'b> {
     /// let enc = fix_core::Encoder::new(&mut buf, b"FIX.4.4", b"0");
     /// assert_eq!(enc.len(), "8=FIX.4.4|9=64|35=0|".len());
     /// ```
-    #[allow(clippy::len_without_is_empty)] // never empty: it starts with a header
+    #[allow(clippy::len_without_is_empty)] // only `fields` starts empty, and adds to it
     pub fn len(&self) -> usize {
         self.len
     }
@@ -329,6 +362,12 @@ impl<'b> Encoder<'b> {
     fn finish_range(&mut self) -> Result<Range<usize>, EncodeError> {
         if let Some(e) = self.msg_type_error {
             return Err(e);
+        }
+        if self.fields_only {
+            if self.len > self.buf.len() {
+                return Err(EncodeError::BufferTooSmall { needed: self.len });
+            }
+            return Ok(0..self.len);
         }
         let body_len = self.len - self.body_start;
         let end = self.len + TRAILER_LEN;

@@ -64,8 +64,11 @@ async fn run() -> Result<(), Box<dyn Error>> {
     let id = session.session.id.clone();
     println!("tradeclient: session {id}: connecting; Ctrl-C to stop");
     let (reports_tx, mut reports) = mpsc::unbounded_channel();
-    let engine = Engine::start(settings, FileDictionaries::new(), move |_, _| TradeClient {
-        reports: reports_tx.clone(),
+    // A fix44::Handler as the application: each ExecutionReport to its method.
+    let engine = Engine::start(settings, FileDictionaries::new(), move |_, _| {
+        fix44::Cracker(TradeClient {
+            reports: reports_tx.clone(),
+        })
     })
     .await?;
     let handle = engine.session(&id).ok_or("the session is not running")?;
@@ -109,7 +112,7 @@ async fn run() -> Result<(), Box<dyn Error>> {
                     Ok(order) => {
                         sent += 1;
                         let cl_ord_id = format!("CL-{run}-{sent}");
-                        match handle.send(b"D", &order.body(&cl_ord_id)?) {
+                        match handle.send_message(&order.order(&cl_ord_id)?) {
                             Ok(()) => {
                                 open += 1;
                                 println!("tradeclient: sent {cl_ord_id}: {order}");

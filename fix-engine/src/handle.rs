@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 
+use fix_core::typed::MessageBody;
 use fix_session::{SessionId, State};
 use tokio::sync::{Notify, watch};
 
@@ -155,6 +156,10 @@ pub enum SendError {
     /// ([`fix_session::check_outgoing`]; offsets from the body's start):
     /// the counterparty could not read it.
     Malformed(fix_core::Error),
+    /// A typed message could not be encoded: a required field is unset
+    /// ([`EncodeError::MissingRequired`](fix_core::EncodeError::MissingRequired)),
+    /// or a value is one FIX cannot carry.
+    Encode(fix_core::EncodeError),
 }
 
 impl std::fmt::Display for SendError {
@@ -164,6 +169,7 @@ impl std::fmt::Display for SendError {
             SendError::NotConnected => "the session is not connected",
             SendError::TooLarge => "the message can never fit the session's outgoing queue",
             SendError::Malformed(e) => return write!(f, "the message is not FIX fields: {e}"),
+            SendError::Encode(e) => return write!(f, "the message cannot be encoded: {e}"),
         })
     }
 }
@@ -505,6 +511,59 @@ fn state_byte(state: State) -> u8 {
     }
 }
 
+/// How large a typed message [`SessionHandle::send_message_now`] encodes on the
+/// caller's stack; a larger one goes through the queue.
+const DIRECT_ROOM: usize = 4096;
+
+/// What [`SessionHandle::send_message`] leaves room for in the queue before it
+/// knows a message's size: most messages fit, a larger one is encoded again
+/// into the room it asked for.
+const SEND_ROOM: usize = 512;
+
+/// Appends a record's head: MsgType length, body length, ticket, when queued.
+fn push_record_head(q: &mut Vec<u8>, mt_len: u8, body_len: u32, ticket: u64) {
+    q.push(mt_len);
+    q.extend_from_slice(&body_len.to_le_bytes());
+    q.extend_from_slice(&ticket.to_le_bytes());
+    let queued_at = crate::clock::mono().as_nanos() as u64;
+    q.extend_from_slice(&queued_at.to_le_bytes());
+}
+
+/// Encodes `msg`'s fields into the queue `q` from `at` on (`q` is `at` long),
+/// within `capacity`; returns their length, `q` then longer (the caller
+/// truncates). The room is zeroed as it is handed to the encoder, a few
+/// hundred bytes (a larger message is encoded again into the room it asks
+/// for), not the whole queue: the lock is held for about a copy.
+fn encode_in_queue<M: MessageBody + ?Sized>(
+    q: &mut Vec<u8>,
+    at: usize,
+    capacity: usize,
+    msg: &M,
+) -> Result<usize, SendError> {
+    let encode = |q: &mut Vec<u8>, room: usize| {
+        q.resize(at + room, 0);
+        let mut enc = fix_core::Encoder::fields(&mut q[at..]);
+        msg.write_body(&mut enc)?;
+        enc.finish().map(<[u8]>::len)
+    };
+    let room = (capacity - at).min(SEND_ROOM);
+    match encode(q, room) {
+        Err(fix_core::EncodeError::BufferTooSmall { needed }) if at + needed <= capacity => {
+            encode(q, needed).map_err(SendError::Encode)
+        }
+        Err(fix_core::EncodeError::BufferTooSmall { needed }) => {
+            // Too large for the queue even empty, or for what is left of it.
+            let record = RECORD_HEADER + M::MSG_TYPE.len() + needed;
+            if record > capacity || u32::try_from(needed).is_err() {
+                Err(SendError::TooLarge)
+            } else {
+                Err(SendError::Full)
+            }
+        }
+        other => other.map_err(SendError::Encode),
+    }
+}
+
 /// The records in `bytes`, in order.
 pub(crate) fn records(mut bytes: &[u8]) -> impl Iterator<Item = Record<'_>> {
     std::iter::from_fn(move || {
@@ -636,6 +695,51 @@ impl SessionHandle {
     /// # }
     /// ```
     pub fn send_tracked(&self, msg_type: &[u8], body: &[u8]) -> Result<Sent, SendError> {
+        self.tracked(|ticket| self.enqueue(msg_type, body, ticket))
+    }
+
+    /// Queues a typed message as [`send`](Self::send) queues bytes: a
+    /// generated builder (`&report`), or one behind the header fields the
+    /// application sets (`&header.with_body(&order)`), its fields encoded
+    /// straight into the session's queue under the queue's lock (no
+    /// allocation, no message built and parsed again). A required field left
+    /// unset is [`SendError::Encode`], and nothing is queued.
+    ///
+    /// ```no_run
+    /// # fn f(handle: fix_engine::SessionHandle, order: fix44::messages::NewOrderSingleBuilder<'_>) {
+    /// match handle.send_message(&order) {
+    ///     Ok(()) => {}
+    ///     Err(fix_engine::SendError::Full) => { /* the peer is slow: retry later */ }
+    ///     Err(e) => eprintln!("{e}"),
+    /// }
+    /// # }
+    /// ```
+    pub fn send_message<M: MessageBody + ?Sized>(&self, msg: &M) -> Result<(), SendError> {
+        self.enqueue_message(msg, 0)
+    }
+
+    /// [`send_tracked`](Self::send_tracked) for a typed message, encoded as
+    /// [`send_message`](Self::send_message) encodes it.
+    ///
+    /// ```no_run
+    /// # async fn f(handle: fix_engine::SessionHandle, order: fix44::messages::NewOrderSingleBuilder<'_>) -> Result<(), Box<dyn std::error::Error>> {
+    /// let seq = handle.send_message_tracked(&order)?.await?;
+    /// println!("durable as MsgSeqNum {seq}");
+    /// # Ok(()) }
+    /// ```
+    pub fn send_message_tracked<M: MessageBody + ?Sized>(
+        &self,
+        msg: &M,
+    ) -> Result<Sent, SendError> {
+        self.tracked(|ticket| self.enqueue_message(msg, ticket))
+    }
+
+    /// Registers a tracked send's ticket, queues with `enqueue`, and forgets
+    /// the ticket again when that fails.
+    fn tracked(
+        &self,
+        enqueue: impl FnOnce(u64) -> Result<(), SendError>,
+    ) -> Result<Sent, SendError> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let ticket = {
             let mut tickets = self.shared.tickets();
@@ -644,7 +748,7 @@ impl SessionHandle {
             tickets.waiting.insert(ticket, tx);
             ticket
         };
-        match self.enqueue(msg_type, body, ticket) {
+        match enqueue(ticket) {
             Ok(()) => Ok(Sent(rx)),
             Err(e) => {
                 self.shared.tickets().waiting.remove(&ticket);
@@ -656,30 +760,89 @@ impl SessionHandle {
     /// Copies a record into the queue and wakes the task when it was empty.
     fn enqueue(&self, msg_type: &[u8], body: &[u8], ticket: u64) -> Result<(), SendError> {
         let (len, mt_len) = self.record_len(msg_type, body)?;
-        if !matches!(self.shared.state(), State::AwaitingLogon | State::LoggedOn) {
-            return Err(SendError::NotConnected);
-        }
+        self.connected()?;
         let was_empty = {
             let mut q = self.shared.lock();
             if q.len() + len > self.shared.capacity {
                 return Err(SendError::Full);
             }
             let was_empty = q.is_empty();
-            q.push(mt_len);
             // `record_len` refused a body past u32::MAX.
-            q.extend_from_slice(&(body.len() as u32).to_le_bytes());
-            q.extend_from_slice(&ticket.to_le_bytes());
-            let queued_at = crate::clock::mono().as_nanos() as u64;
-            q.extend_from_slice(&queued_at.to_le_bytes());
+            push_record_head(&mut q, mt_len, body.len() as u32, ticket);
             q.extend_from_slice(msg_type);
             q.extend_from_slice(body);
             was_empty
         };
-        // The task takes the whole queue when woken: one wake-up per batch.
+        self.woken(was_empty);
+        Ok(())
+    }
+
+    /// Encodes a typed message's record into the queue (its body length
+    /// written once the body is), checks it as `enqueue` checks bytes, and
+    /// wakes the task when the queue was empty.
+    fn enqueue_message<M: MessageBody + ?Sized>(
+        &self,
+        msg: &M,
+        ticket: u64,
+    ) -> Result<(), SendError> {
+        let msg_type = M::MSG_TYPE;
+        let mt_len = u8::try_from(msg_type.len()).map_err(|_| SendError::TooLarge)?;
+        self.connected()?;
+        let capacity = self.shared.capacity;
+        let was_empty = {
+            let mut q = self.shared.lock();
+            let start = q.len();
+            let body_at = start + RECORD_HEADER + msg_type.len();
+            if body_at > capacity {
+                // Even an empty body would not fit: ever, or now.
+                let never = RECORD_HEADER + msg_type.len() > capacity;
+                return Err(if never {
+                    SendError::TooLarge
+                } else {
+                    SendError::Full
+                });
+            }
+            push_record_head(&mut q, mt_len, 0, ticket);
+            q.extend_from_slice(msg_type);
+            let encoded = encode_in_queue(&mut q, body_at, capacity, msg)
+                .and_then(|n| self.checked(msg_type, &q[body_at..body_at + n]).map(|()| n));
+            match encoded {
+                Ok(n) => {
+                    q.truncate(body_at + n);
+                    // `encode_in_queue` kept the body within the queue's capacity.
+                    q[start + 1..start + 5].copy_from_slice(&(n as u32).to_le_bytes());
+                }
+                Err(e) => {
+                    q.truncate(start);
+                    return Err(e);
+                }
+            }
+            start == 0
+        };
+        self.woken(was_empty);
+        Ok(())
+    }
+
+    /// [`SendError::NotConnected`] unless the session takes sends now.
+    fn connected(&self) -> Result<(), SendError> {
+        match self.shared.state() {
+            State::AwaitingLogon | State::LoggedOn => Ok(()),
+            _ => Err(SendError::NotConnected),
+        }
+    }
+
+    /// Wakes the task for a record queued into an empty queue: the task takes
+    /// the whole queue when woken, one wake-up per batch.
+    fn woken(&self, was_empty: bool) {
         if was_empty {
             self.shared.wake.notify_one();
         }
-        Ok(())
+    }
+
+    /// The session's check of a body it is given ([`fix_session::check_outgoing`]).
+    fn checked(&self, msg_type: &[u8], body: &[u8]) -> Result<(), SendError> {
+        fix_session::check_outgoing(&self.shared.parser, msg_type, body)
+            .map_err(SendError::Malformed)
     }
 
     /// Sends like [`send`](Self::send), but from the calling thread when it
@@ -701,13 +864,46 @@ impl SessionHandle {
     /// # Ok(()) }
     /// ```
     pub fn send_now(&self, msg_type: &[u8], body: &[u8]) -> Result<(), SendError> {
+        self.send_now_or(msg_type, body, || self.send(msg_type, body))
+    }
+
+    /// [`send_now`](Self::send_now) for a typed message: encoded into a buffer
+    /// on the caller's stack (no allocation), which the session takes when it
+    /// is free this moment; otherwise queued as
+    /// [`send_message`](Self::send_message) queues it (so is a message larger
+    /// than that buffer, 4 KiB).
+    ///
+    /// ```no_run
+    /// # fn f(handle: fix_engine::SessionHandle, order: fix44::messages::NewOrderSingleBuilder<'_>) -> Result<(), fix_engine::SendError> {
+    /// handle.send_message_now(&order)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn send_message_now<M: MessageBody + ?Sized>(&self, msg: &M) -> Result<(), SendError> {
+        let mut buf = [0u8; DIRECT_ROOM];
+        let mut enc = fix_core::Encoder::fields(&mut buf);
+        msg.write_body(&mut enc).map_err(SendError::Encode)?;
+        match enc.finish() {
+            Ok(body) => self.send_now_or(M::MSG_TYPE, body, || self.send_message(msg)),
+            Err(fix_core::EncodeError::BufferTooSmall { .. }) => self.send_message(msg),
+            Err(e) => Err(SendError::Encode(e)),
+        }
+    }
+
+    /// Gives the session the message from this thread if it is free, else
+    /// `queue`s it.
+    fn send_now_or(
+        &self,
+        msg_type: &[u8],
+        body: &[u8],
+        queue: impl FnOnce() -> Result<(), SendError>,
+    ) -> Result<(), SendError> {
         if let Some(direct) = self.shared.direct.get().and_then(Weak::upgrade)
             && self.record_len(msg_type, body).is_ok()
             && direct.send_now(&self.shared, msg_type, body)
         {
             return Ok(());
         }
-        self.send(msg_type, body)
+        queue()
     }
 
     /// The length of the message's queue record and its MsgType's, or
@@ -959,6 +1155,50 @@ mod tests {
         // All handed: nothing goes back.
         h.shared.requeue(&spare[spare.len()..]);
         assert_eq!(h.shared.queued(), 0);
+    }
+
+    /// A Heartbeat builder answering TestReqID `id`.
+    fn heartbeat(id: &str) -> fix44::messages::HeartbeatBuilder<'_> {
+        fix44::messages::HeartbeatBuilder {
+            test_req_id: Some(fix_core::value::FixStr::parse(id.as_bytes()).unwrap()),
+        }
+    }
+
+    #[test]
+    fn a_typed_message_is_encoded_into_the_queue_or_refused_whole() {
+        use fix_core::typed::AppHeader;
+        let h = logged_on(3 * (RECORD_HEADER + 1 + 16));
+        let header = fix44::components::HeaderBuilder {
+            on_behalf_of_comp_id: Some(fix_core::value::FixStr::parse(b"DESK").unwrap()),
+            ..Default::default()
+        };
+        h.send_message(&header.with_body(&heartbeat("T1"))).unwrap();
+        let long = "x".repeat(1000);
+        // Larger than the first room given, smaller than the rest of the queue.
+        let big = logged_on(4096);
+        big.send_message(&heartbeat(&long)).unwrap();
+        assert_eq!(big.shared.queued(), 1);
+        // Larger than the whole queue: never; larger than what is left: not now.
+        assert_eq!(h.send_message(&heartbeat(&long)), Err(SendError::TooLarge));
+        h.send_message(&heartbeat("T2")).unwrap();
+        assert_eq!(
+            h.send_message(&heartbeat(&"T3".repeat(20))),
+            Err(SendError::Full)
+        );
+        // A required field unset: refused, nothing left behind.
+        let order = fix44::messages::NewOrderSingleBuilder::default();
+        let missing = fix_core::EncodeError::MissingRequired { tag: 11 };
+        assert_eq!(h.send_message(&order), Err(SendError::Encode(missing)));
+        let mut spare = h.shared.spare_buffer();
+        h.shared.take_queued(&mut spare);
+        let got: Vec<_> = records(&spare).map(|r| (r.msg_type, r.body)).collect();
+        assert_eq!(
+            got,
+            [
+                (&b"0"[..], &b"115=DESK\x01112=T1\x01"[..]),
+                (b"0", b"112=T2\x01")
+            ]
+        );
     }
 
     #[test]

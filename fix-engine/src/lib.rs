@@ -10,18 +10,30 @@
 //! allocating; a full queue is [`SendError::Full`], never growth.
 //!
 //! ```no_run
-//! use fix_core::Message;
+//! use fix_core::value::{Decimal, FixStr};
 //! use fix_engine::{Engine, config::Settings};
-//! use fix_session::{AppReject, Application, Outbox, SessionId, State};
+//! use fix_session::{AppReject, Outbox, SessionId, State};
+//! use fix44::enums::{ExecType, OrdStatus, TradSesStatus};
+//! use fix44::messages::{ExecutionReport, ExecutionReportRequired, NewOrderSingle};
+//! use fix44::messages::{TradingSessionStatus, TradingSessionStatusRequired};
 //!
-//! /// Answers every order with an acknowledgement.
+//! /// Answers every order with an acknowledgement; any other message type with
+//! /// QuickFIX's BusinessMessageReject (UnsupportedMessageType).
 //! struct Executor;
-//! impl Application for Executor {
-//!     fn from_app(&mut self, msg: &Message<'_>, out: &mut Outbox) -> Result<(), AppReject> {
-//!         if msg.msg_type() == b"D" {
-//!             out.send_body(b"8", b"37=1\x0117=1\x01150=0\x0139=0\x0155=X\x0154=1\x01151=0\x0114=0\x016=0\x01");
-//!         }
-//!         Ok(())
+//! impl fix44::Handler<Outbox, AppReject> for Executor {
+//!     fn on_new_order_single(&mut self, order: &NewOrderSingle<'_>, out: &mut Outbox) -> Result<(), AppReject> {
+//!         let bad = |e: &dyn std::fmt::Display| AppReject::Business { reason: 0, ref_tag: None, text: e.to_string() };
+//!         let ack = ExecutionReport::builder(ExecutionReportRequired {
+//!             order_id: FixStr::parse(b"1").map_err(|e| bad(&e))?,
+//!             exec_id: FixStr::parse(b"1").map_err(|e| bad(&e))?,
+//!             exec_type: ExecType::New,
+//!             ord_status: OrdStatus::New,
+//!             side: order.side().map_err(|e| bad(&e))?,
+//!             leaves_qty: Decimal::ZERO,
+//!             cum_qty: Decimal::ZERO,
+//!             avg_px: Decimal::ZERO,
+//!         });
+//!         out.send(&ack).map_err(|e| bad(&e)) // encoded straight into the session's outbox
 //!     }
 //! }
 //!
@@ -38,10 +50,15 @@
 //! EndTime=00:00:00
 //! FileStorePath=store
 //! ")?;
-//!     let engine = Engine::start(settings, &fix44::DICTIONARY, |_id, _handle| Executor).await?;
+//!     // fix44::Cracker makes the handler the session's Application.
+//!     let engine = Engine::start(settings, &fix44::DICTIONARY, |_id, _handle| fix44::Cracker(Executor)).await?;
 //!     let client = engine.session(&SessionId::new("FIX.4.4", "EXECUTOR", "CLIENT1")).unwrap();
 //!     client.wait_for(State::LoggedOn).await;
-//!     client.send(b"B", b"148=market opens\x01")?; // a News
+//!     let open = TradingSessionStatus::builder(TradingSessionStatusRequired {
+//!         trading_session_id: FixStr::parse(b"DAY")?,
+//!         trad_ses_status: TradSesStatus::Open,
+//!     });
+//!     client.send_message(&open)?; // a typed builder, encoded into the session's queue
 //!     engine.shutdown(std::time::Duration::from_secs(5)).await?;
 //!     Ok(())
 //! }

@@ -67,9 +67,9 @@ async fn the_trade_client_s_order_gets_the_executor_s_ack_and_fill() {
     let client_settings = sample("tradeclient.cfg", port, &client_dir);
     let id = client_settings.sessions()[0].session.id.clone();
     let client = Engine::start(client_settings, FileDictionaries::new(), move |_, _| {
-        TradeClient {
+        fix44::Cracker(TradeClient {
             reports: tx.clone(),
-        }
+        })
     })
     .await
     .unwrap();
@@ -79,7 +79,7 @@ async fn the_trade_client_s_order_gets_the_executor_s_ack_and_fill() {
         .unwrap();
 
     let order: OrderLine = "buy 100 MSFT 25.5".parse().unwrap();
-    handle.send(b"D", &order.body("T-1").unwrap()).unwrap();
+    handle.send_message(&order.order("T-1").unwrap()).unwrap();
     let mut next = async || {
         tokio::time::timeout(WAIT, reports.recv())
             .await
@@ -111,7 +111,7 @@ async fn the_trade_client_s_order_gets_the_executor_s_ack_and_fill() {
 
     // A market order is refused with a Rejected report.
     let market: OrderLine = "sell 5 IBM".parse().unwrap();
-    handle.send(b"D", &market.body("T-2").unwrap()).unwrap();
+    handle.send_message(&market.order("T-2").unwrap()).unwrap();
     let rejected = next().await;
     assert_eq!(
         (rejected.cl_ord_id.as_str(), rejected.ord_status),

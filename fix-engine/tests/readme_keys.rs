@@ -45,3 +45,28 @@ fn every_key_is_in_the_list() {
         );
     }
 }
+
+/// The README's typed application is the crate's example, which doctests
+/// compile (the README's Rust snippets run as fix44's doctests, which have no
+/// engine): the first `rust,ignore` block of its engine section, line for
+/// line, is the `no_run` example of fix-engine's crate docs.
+#[test]
+fn readme_typed_application_is_the_crate_example() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("../README.md")).unwrap();
+    let section = &readme[readme.find("## Running sessions: the engine").unwrap()..];
+    let start = section.find("```rust,ignore\n").unwrap() + "```rust,ignore\n".len();
+    let snippet = &section[start..start + section[start..].find("```").unwrap()];
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    let docs: String = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("//!"))
+        .map(|l| format!("{}\n", l.strip_prefix(' ').unwrap_or(l)))
+        .collect();
+    let start = docs.find("```no_run\n").unwrap() + "```no_run\n".len();
+    let example = &docs[start..start + docs[start..].find("```").unwrap()];
+    assert_eq!(
+        snippet, example,
+        "README's engine example differs from fix-engine's crate example"
+    );
+}

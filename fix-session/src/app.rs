@@ -2,7 +2,8 @@
 //! session handles an input, and [`Outbox`], where it queues what it sends from
 //! inside a call (sent when the call returns: no re-entrancy, nothing locked).
 
-use fix_core::Message;
+use fix_core::typed::{Crack, MessageBody, Unsupported};
+use fix_core::{EncodeError, Encoder, Message};
 
 use crate::SessionId;
 
@@ -98,7 +99,9 @@ pub enum AppReject {
 }
 
 /// Messages the application queued during a call: MsgType and body fields,
-/// kept in one reusable byte buffer (no allocation once it has grown).
+/// kept in one reusable byte buffer (no allocation once it has grown). A typed
+/// message goes in with [`Outbox::send`], its fields encoded straight into
+/// that buffer.
 ///
 /// ```
 /// let mut out = fix_session::Outbox::default();
@@ -107,10 +110,18 @@ pub enum AppReject {
 /// ```
 #[derive(Debug, Default)]
 pub struct Outbox {
+    // Zeroed once as it grows and written over since, so that an encoder can
+    // be handed the room after `used` without clearing it for every message.
     bytes: Vec<u8>,
+    // The end of what is queued in `bytes`.
+    used: usize,
     // (msg_type end, body end, PossResend) per message; offsets into `bytes`.
     ends: Vec<(usize, usize, bool)>,
 }
+
+/// What [`Outbox::send`] leaves room for before it knows a message's size: most
+/// messages fit, a larger one is encoded again into the room it asked for.
+const SEND_ROOM: usize = 512;
 
 impl Outbox {
     /// Queues a message of `msg_type` whose body is `body`: `tag=value<SOH>`
@@ -122,10 +133,55 @@ impl Outbox {
     /// assert!(!out.is_empty());
     /// ```
     pub fn send_body(&mut self, msg_type: &[u8], body: &[u8]) {
-        self.bytes.extend_from_slice(msg_type);
-        let mt = self.bytes.len();
-        self.bytes.extend_from_slice(body);
-        self.ends.push((mt, self.bytes.len(), false));
+        self.push(msg_type);
+        let mt = self.used;
+        self.push(body);
+        self.ends.push((mt, self.used, false));
+    }
+
+    /// Queues a typed message (a generated builder, or one behind the header
+    /// fields the application sets: `header.with_body(&report)`), its fields
+    /// encoded straight into the outbox: no allocation once the outbox has
+    /// grown, no message built and parsed again. The session writes the header
+    /// it stamps (CompIDs, MsgSeqNum, SendingTime) and the trailer. A required
+    /// field left unset is [`EncodeError::MissingRequired`](fix_core::EncodeError::MissingRequired),
+    /// and nothing is queued.
+    ///
+    /// ```
+    /// use fix44::enums::{ExecType, OrdStatus, Side};
+    /// use fix44::messages::{ExecutionReport, ExecutionReportRequired};
+    /// use fix_core::value::{Decimal, FixStr};
+    ///
+    /// let report = ExecutionReport::builder(ExecutionReportRequired {
+    ///     order_id: FixStr::parse(b"O-1")?,
+    ///     exec_id: FixStr::parse(b"E-1")?,
+    ///     exec_type: ExecType::New,
+    ///     ord_status: OrdStatus::New,
+    ///     side: Side::Buy,
+    ///     leaves_qty: Decimal::ZERO,
+    ///     cum_qty: Decimal::ZERO,
+    ///     avg_px: Decimal::ZERO,
+    /// });
+    /// let mut out = fix_session::Outbox::default();
+    /// out.send(&report)?;
+    /// assert_eq!(out.len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn send<M: MessageBody + ?Sized>(&mut self, msg: &M) -> Result<(), EncodeError> {
+        let start = self.used;
+        self.push(M::MSG_TYPE);
+        let mt = self.used;
+        match encode_fields(&mut self.bytes, mt, |enc| msg.write_body(enc)) {
+            Ok(n) => {
+                self.used = mt + n;
+                self.ends.push((mt, self.used, false));
+                Ok(())
+            }
+            Err(e) => {
+                self.used = start;
+                Err(e)
+            }
+        }
     }
 
     /// Queues a message of `msg_type` with these body fields, in this order.
@@ -140,12 +196,12 @@ impl Outbox {
         msg_type: &[u8],
         fields: impl IntoIterator<Item = (u32, &'v [u8])>,
     ) {
-        self.bytes.extend_from_slice(msg_type);
-        let mt = self.bytes.len();
+        self.push(msg_type);
+        let mt = self.used;
         for (tag, value) in fields {
-            push_field(&mut self.bytes, tag, value);
+            self.field(tag, value);
         }
-        self.ends.push((mt, self.bytes.len(), false));
+        self.ends.push((mt, self.used, false));
     }
 
     /// Marks the message queued last PossResend (97=Y in its header), as for a
@@ -171,7 +227,13 @@ impl Outbox {
     /// assert_eq!(extra.extra_fields(), b"553=user\x01");
     /// ```
     pub fn field(&mut self, tag: u32, value: &[u8]) {
-        push_field(&mut self.bytes, tag, value);
+        let mut digits = [0u8; 20];
+        // u32::MAX has 10 digits: the buffer always has room.
+        let n = fix_core::value::write_uint(u64::from(tag), &mut digits).unwrap_or(0);
+        self.push(&digits[..n]);
+        self.push(b"=");
+        self.push(value);
+        self.push(&[fix_core::SOH]);
     }
 
     /// The fields [`Outbox::field`] added.
@@ -180,7 +242,7 @@ impl Outbox {
     /// assert!(fix_session::Outbox::default().extra_fields().is_empty());
     /// ```
     pub fn extra_fields(&self) -> &[u8] {
-        &self.bytes
+        &self.bytes[..self.used]
     }
 
     /// How many messages are queued.
@@ -198,7 +260,7 @@ impl Outbox {
     /// assert!(fix_session::Outbox::default().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty() && self.bytes.is_empty()
+        self.ends.is_empty() && self.used == 0
     }
 
     /// The queued messages as (MsgType, body, PossResend), in order.
@@ -211,9 +273,70 @@ impl Outbox {
         })
     }
 
-    pub(crate) fn clear(&mut self) {
-        self.bytes.clear();
+    /// Forgets what is queued, keeping the buffer (the session does so after
+    /// sending what a call queued): for an outbox reused outside a session, a
+    /// benchmark's or a test's.
+    ///
+    /// ```
+    /// let mut out = fix_session::Outbox::default();
+    /// out.send_body(b"0", b"112=T\x01");
+    /// out.clear();
+    /// assert!(out.is_empty());
+    /// ```
+    pub fn clear(&mut self) {
+        self.used = 0;
         self.ends.clear();
+    }
+
+    /// The queued messages as (MsgType, body), in order: what the session will
+    /// send (the header and trailer its own).
+    ///
+    /// ```
+    /// let mut out = fix_session::Outbox::default();
+    /// out.send_body(b"0", b"112=T\x01");
+    /// assert_eq!(out.queued().collect::<Vec<_>>(), [(&b"0"[..], &b"112=T\x01"[..])]);
+    /// ```
+    pub fn queued(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.messages().map(|(msg_type, body, _)| (msg_type, body))
+    }
+
+    /// Appends `bytes` after what is queued.
+    fn push(&mut self, bytes: &[u8]) {
+        let end = self.used + bytes.len();
+        grow(&mut self.bytes, end);
+        self.bytes[self.used..end].copy_from_slice(bytes);
+        self.used = end;
+    }
+}
+
+/// Makes `bytes` at least `len` long, zeroing what it adds (at least doubling,
+/// so that a growing outbox is zeroed a bounded number of times).
+fn grow(bytes: &mut Vec<u8>, len: usize) {
+    if bytes.len() < len {
+        bytes.resize(len.max(2 * bytes.len()), 0);
+    }
+}
+
+/// Encodes fields with `fill` into `bytes` from `at` on, growing it when the
+/// room there is too small (then `fill` runs again, into the room the first run
+/// asked for); returns how many bytes the fields take.
+fn encode_fields(
+    bytes: &mut Vec<u8>,
+    at: usize,
+    fill: impl Fn(&mut Encoder<'_>) -> Result<(), EncodeError>,
+) -> Result<usize, EncodeError> {
+    grow(bytes, at + SEND_ROOM);
+    let mut enc = Encoder::fields(&mut bytes[at..]);
+    fill(&mut enc)?;
+    match enc.finish() {
+        Ok(fields) => Ok(fields.len()),
+        Err(EncodeError::BufferTooSmall { needed }) => {
+            grow(bytes, at + needed);
+            let mut enc = Encoder::fields(&mut bytes[at..]);
+            fill(&mut enc)?;
+            enc.finish().map(<[u8]>::len)
+        }
+        Err(e) => Err(e),
     }
 }
 
@@ -231,5 +354,61 @@ pub(crate) fn push_uint(out: &mut Vec<u8>, n: u64) {
     // u64::MAX has 20 digits: the buffer always has room.
     if let Ok(len) = fix_core::value::write_uint(n, &mut digits) {
         out.extend_from_slice(&digits[..len]);
+    }
+}
+
+/// QuickFIX's answer to a message type the application does not handle: a
+/// BusinessMessageReject with BusinessRejectReason 3 (UnsupportedMessageType);
+/// before FIX 4.2 the session sends a Reject instead. What a generated
+/// `Handler`'s methods answer unless implemented.
+///
+/// ```
+/// use fix_core::typed::Unsupported;
+/// let mut fields = fix_core::Fields::<8>::new();
+/// let bytes = b"8=FIX.4.4\x019=5\x0135=0\x0110=163\x01";
+/// let msg = fix_core::Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
+/// let reject = fix_session::AppReject::unsupported(&msg);
+/// assert!(matches!(reject, fix_session::AppReject::Business { reason: 3, ref_tag: None, .. }));
+/// # Ok::<(), fix_core::Error>(())
+/// ```
+impl Unsupported for AppReject {
+    fn unsupported(_msg: &Message<'_>) -> Self {
+        AppReject::Business {
+            reason: 3,
+            ref_tag: None,
+            text: "Unsupported Message Type".into(),
+        }
+    }
+}
+
+/// A typed application: a generated crate's `Cracker` around its `Handler`
+/// (`fix44::Cracker(executor)`) is an [`Application`] whose `from_app` reads
+/// each message as its typed view and calls the handler's method for it. The
+/// other callbacks keep their defaults; an application that needs them
+/// implements `Application` itself and calls the crate's `crack` from
+/// `from_app`.
+///
+/// ```
+/// use fix_session::{AppReject, Application, Outbox};
+/// use fix44::messages::NewOrderSingle;
+///
+/// struct Orders(u32);
+/// impl fix44::Handler<Outbox, AppReject> for Orders {
+///     fn on_new_order_single(&mut self, _: &NewOrderSingle<'_>, _: &mut Outbox) -> Result<(), AppReject> {
+///         self.0 += 1;
+///         Ok(())
+///     }
+/// }
+/// let mut app = fix44::Cracker(Orders(0));
+/// let mut fields = fix_core::Fields::<16>::new();
+/// let bytes = b"8=FIX.4.4\x019=13\x0135=D\x0111=ORD1\x0110=156\x01";
+/// let msg = fix_core::Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
+/// app.from_app(&msg, &mut Outbox::default()).unwrap();
+/// assert_eq!(app.0.0, 1);
+/// # Ok::<(), fix_core::Error>(())
+/// ```
+impl<C: Crack<Outbox, AppReject>> Application for C {
+    fn from_app(&mut self, msg: &Message<'_>, out: &mut Outbox) -> Result<(), AppReject> {
+        self.crack(msg, out)
     }
 }

@@ -114,6 +114,14 @@ t::build!(
     627) }, new('b) = HeaderRequired { sender_comp_id, target_comp_id, msg_seq_num,
     sending_time }
 );
+t::app_header!(
+    HeaderBuilder { sender_sub_id(50), target_sub_id(57), secure_data(data = 91, length =
+    90), poss_resend(97), on_behalf_of_comp_id(115), on_behalf_of_sub_id(116),
+    deliver_to_comp_id(128), deliver_to_sub_id(129), sender_location_id(142),
+    target_location_id(143), on_behalf_of_location_id(144), deliver_to_location_id(145),
+    xml_data(data = 213, length = 212), message_encoding(347),
+    last_msg_seq_num_processed(369), no_hops(group 627) }
+);
 impl HeaderBuilder<'_> {
     /// Starts a message of type `msg_type` in `buf` with BeginString
     /// [`BEGIN_STRING`](super::BEGIN_STRING): writes 8, 9 and 35, then the header

@@ -24,7 +24,9 @@ pub(super) struct BuilderOf<'a> {
     pub(super) from: Module,
     /// Tags it leaves out (the header's 8, 9, 35 and 10, which the encoder writes).
     pub(super) skip: &'a [u32],
-    /// Writes in ascending tag order (the header) instead of dictionary order.
+    /// Writes in ascending tag order (the header) instead of dictionary order;
+    /// the header's builder also gets `app_header!`, its fields but
+    /// `SESSION_TAGS` (the ones an application sets beside a session).
     pub(super) sorted: bool,
     /// A group entry: its first member, which starts the entry on the wire, is
     /// required too.
@@ -72,6 +74,9 @@ impl Cx<'_> {
         let mut starts = None;
         // (sort key, `name(how)` entry of the write table)
         let mut writes: Vec<(u32, TokenStream)> = Vec::new();
+        // The header's: what the application sets beside a session
+        // (`app_header!`), the same entries without `req`.
+        let mut app_writes: Vec<(u32, TokenStream)> = Vec::new();
         for (i, (m, name)) in members.iter().zip(&names).enumerate() {
             let fname = id(name);
             let first = of.entry && i == 0;
@@ -99,11 +104,14 @@ impl Cx<'_> {
                     let r = req.then(|| quote!(req));
                     let how = if f.ty.is_data() {
                         let len = u32_lit(self.dict.length_tag_for_data(*tag).unwrap_or(0));
-                        quote!(#r data = #t, length = #len)
+                        quote!(data = #t, length = #len)
                     } else {
-                        quote!(#r #t)
+                        quote!(#t)
                     };
-                    writes.push((*tag, quote!(#fname(#how))));
+                    if of.sorted && !fix_core::typed::SESSION_TAGS.contains(tag) {
+                        app_writes.push((*tag, quote!(#fname(#how))));
+                    }
+                    writes.push((*tag, quote!(#fname(#r #how))));
                 }
                 Member::Group(g) => {
                     if !self.group_has_entry(g) || of.skip.contains(&g.counter) {
@@ -132,6 +140,9 @@ impl Cx<'_> {
                         req_borrows = true;
                     }
                     let r = req.then(|| quote!(req));
+                    if of.sorted {
+                        app_writes.push((g.counter, quote!(#fname(group #t))));
+                    }
                     writes.push((g.counter, quote!(#fname(#r group #t))));
                 }
                 Member::Component {
@@ -263,12 +274,18 @@ impl Cx<'_> {
                 Some(quote!(, new #new_lt = #rty { #(#req_sets),* } #view)),
             )
         };
+        app_writes.sort_by_key(|(k, _)| *k);
+        let app_writes = app_writes.into_iter().map(|(_, w)| w);
+        let app_header = of
+            .sorted
+            .then(|| quote!(t::app_header!(#bty { #(#app_writes),* });));
         quote! {
             #d
             #[derive(Copy, Debug, Default)]
             pub struct #bty<'b> { #(#decls,)* }
             #required
             t::build!(#bty { #(#writes),* } #new #starts #message);
+            #app_header
         }
     }
 

@@ -72,6 +72,7 @@ impl Cx<'_> {
             quote!(#mt => Self::#v(messages::#v::new(msg)))
         });
         let msg_arms = variants.iter().map(|v| quote!(Self::#v(m) => m.message()));
+        let handler = self.handler();
         let source = format!(
             "Typed messages for {} (generated from the dictionary by `fix-codegen`).",
             v
@@ -144,6 +145,91 @@ impl Cx<'_> {
                     }
                 }
             }
+
+            #handler
         }
     }
+
+    /// `Handler` (a method per application message, each refusing its message
+    /// as unsupported unless implemented), `crack` (the dispatch on MsgType)
+    /// and `Cracker` (a handler as a `t::Crack`).
+    fn handler(&self) -> TokenStream {
+        let app: Vec<(&fix_dict::Message, Ident, Ident)> = self
+            .dict
+            .messages()
+            .iter()
+            .zip(&self.messages)
+            .filter(|(m, _)| m.category == fix_dict::Category::App)
+            .map(|(m, n)| (m, id(n), id(&handler_method(n))))
+            .collect();
+        let methods = app.iter().map(|(m, ty, on)| {
+            let d = doc(format!("`{}` (MsgType `{}`).", m.name, m.msg_type));
+            quote! {
+                #d
+                fn #on(&mut self, msg: &m::#ty<'_>, _out: &mut O) -> Result<(), R> {
+                    Err(R::unsupported(msg.message()))
+                }
+            }
+        });
+        let arms = app.iter().map(|(m, ty, on)| {
+            let mt = bytes_lit(&m.msg_type);
+            quote!(#mt => handler.#on(&m::#ty::new(*msg), out))
+        });
+        quote! {
+            /// The application messages of this dictionary, one method each, as
+            /// QuickFIX's MessageCracker: [`crack`] reads a message as the type
+            /// its MsgType names and calls its method, statically dispatched.
+            /// Every method answers [`Unsupported`](t::Unsupported) (QuickFIX's
+            /// BusinessMessageReject, UnsupportedMessageType) unless
+            /// implemented. `O` is where answers go and `R` the refusal (a
+            /// session's `Outbox` and `AppReject`); [`Cracker`] makes a handler a
+            /// session's application.
+            pub trait Handler<O: ?Sized, R: t::Unsupported> {
+                #(#methods)*
+                /// A MsgType this dictionary does not define as an application message.
+                fn on_other(&mut self, msg: &fc::Message<'_>, _out: &mut O) -> Result<(), R> {
+                    Err(R::unsupported(msg))
+                }
+            }
+
+            /// Reads `msg` as the view its MsgType names (one pass over its fields)
+            /// and calls `handler`'s method for it.
+            pub fn crack<O: ?Sized, R: t::Unsupported, H: Handler<O, R> + ?Sized>(
+                handler: &mut H,
+                msg: &fc::Message<'_>,
+                out: &mut O,
+            ) -> Result<(), R> {
+                match msg.msg_type() {
+                    #(#arms,)*
+                    _ => handler.on_other(msg, out),
+                }
+            }
+
+            /// A [`Handler`] as a [`Crack`](t::Crack): with `fix-session`, an
+            /// `Application` whose `from_app` is [`crack`].
+            #[derive(Clone, Copy, Debug, Default)]
+            pub struct Cracker<H>(pub H);
+
+            impl<O: ?Sized, R: t::Unsupported, H: Handler<O, R>> t::Crack<O, R> for Cracker<H> {
+                #[inline]
+                fn crack(&mut self, msg: &fc::Message<'_>, out: &mut O) -> Result<(), R> {
+                    crack(&mut self.0, msg, out)
+                }
+            }
+        }
+    }
+}
+
+/// The `Handler` method for the message type named `ty`: `on_` and its words in
+/// snake case (`on_new_order_single`), never a keyword or a leading digit, so
+/// never escaped.
+fn handler_method(ty: &str) -> String {
+    let words: Vec<String> = crate::ident::words(ty)
+        .iter()
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    if words.is_empty() {
+        return "on_unnamed".to_owned();
+    }
+    format!("on_{}", words.join("_"))
 }

@@ -160,3 +160,110 @@ pub fn put_component<B: Build>(
         None => Ok(()),
     }
 }
+
+/// The header tags a session writes itself on every message it sends:
+/// BeginString, BodyLength, MsgType, MsgSeqNum, PossDupFlag, SenderCompID,
+/// SendingTime, TargetCompID, OrigSendingTime and CheckSum.
+/// [`AppHeader::write_app_fields`] leaves them out.
+///
+/// ```
+/// assert!(fix_core::typed::SESSION_TAGS.contains(&34));
+/// assert!(!fix_core::typed::SESSION_TAGS.contains(&115)); // OnBehalfOfCompID is the application's
+/// ```
+pub const SESSION_TAGS: &[u32] = &[8, 9, 10, 34, 35, 43, 49, 52, 56, 122];
+
+/// A message a session can send as it is: its MsgType, and the fields that go
+/// after the header the session writes (the body, behind any header fields the
+/// application sets). Generated message builders implement it; a session's
+/// typed send encodes them straight into its output, with no whole message to
+/// build and parse again.
+///
+/// ```
+/// use fix_core::typed::{Build, MessageBody, put};
+/// use fix_core::{EncodeError, Encoder};
+/// struct Heartbeat<'b> { test_req_id: Option<fix_core::value::FixStr<'b>> }
+/// impl Build for Heartbeat<'_> {
+///     fn write(&self, enc: &mut Encoder<'_>) -> Result<(), EncodeError> {
+///         put(enc, 112, &self.test_req_id)
+///     }
+/// }
+/// impl MessageBody for Heartbeat<'_> {
+///     const MSG_TYPE: &'static [u8] = b"0";
+///     fn write_body(&self, enc: &mut Encoder<'_>) -> Result<(), EncodeError> {
+///         self.write(enc)
+///     }
+/// }
+/// let hb = Heartbeat { test_req_id: Some(fix_core::value::FixStr::parse(b"T1").unwrap()) };
+/// let mut buf = [0u8; 16];
+/// let mut enc = Encoder::fields(&mut buf);
+/// hb.write_body(&mut enc)?;
+/// assert_eq!(enc.finish()?, b"112=T1\x01");
+/// # Ok::<(), EncodeError>(())
+/// ```
+pub trait MessageBody {
+    /// MsgType (35).
+    const MSG_TYPE: &'static [u8];
+    /// Writes the fields after the session's header, refusing a required one
+    /// that is unset ([`EncodeError::MissingRequired`]).
+    fn write_body(&self, enc: &mut Encoder<'_>) -> Result<(), EncodeError>;
+}
+
+/// A header builder whose fields the application sets (OnBehalfOfCompID,
+/// DeliverToCompID, PossResend, …) around the ones a session writes itself
+/// ([`SESSION_TAGS`]). Generated header builders implement it.
+/// [`AppHeader::with_body`] pairs it with a message body to send both.
+///
+/// ```
+/// use fix_core::typed::{AppHeader, MessageBody, put};
+/// use fix_core::{EncodeError, Encoder};
+/// struct Routing<'b> { on_behalf_of: Option<fix_core::value::FixStr<'b>> }
+/// impl AppHeader for Routing<'_> {
+///     fn write_app_fields(&self, enc: &mut Encoder<'_>) -> Result<(), EncodeError> {
+///         put(enc, 115, &self.on_behalf_of)
+///     }
+/// }
+/// struct Empty;
+/// impl MessageBody for Empty {
+///     const MSG_TYPE: &'static [u8] = b"0";
+///     fn write_body(&self, _: &mut Encoder<'_>) -> Result<(), EncodeError> { Ok(()) }
+/// }
+/// let header = Routing { on_behalf_of: Some(fix_core::value::FixStr::parse(b"DESK").unwrap()) };
+/// let msg = header.with_body(&Empty);
+/// let mut buf = [0u8; 16];
+/// let mut enc = Encoder::fields(&mut buf);
+/// msg.write_body(&mut enc)?;
+/// assert_eq!(enc.finish()?, b"115=DESK\x01");
+/// # Ok::<(), EncodeError>(())
+/// ```
+pub trait AppHeader {
+    /// Writes the header fields that are set, in ascending tag order, but for
+    /// [`SESSION_TAGS`]; a required header field left unset is not refused (the
+    /// session sets those).
+    fn write_app_fields(&self, enc: &mut Encoder<'_>) -> Result<(), EncodeError>;
+
+    /// This header's application fields in front of `body`: a message a
+    /// session sends with both.
+    fn with_body<'a, B: MessageBody>(&'a self, body: &'a B) -> WithHeader<'a, Self, B>
+    where
+        Self: Sized,
+    {
+        WithHeader { header: self, body }
+    }
+}
+
+/// A message body behind the header fields the application set
+/// ([`AppHeader::with_body`]).
+#[derive(Clone, Copy, Debug)]
+pub struct WithHeader<'a, H, B> {
+    header: &'a H,
+    body: &'a B,
+}
+
+impl<H: AppHeader, B: MessageBody> MessageBody for WithHeader<'_, H, B> {
+    const MSG_TYPE: &'static [u8] = B::MSG_TYPE;
+    #[inline]
+    fn write_body(&self, enc: &mut Encoder<'_>) -> Result<(), EncodeError> {
+        self.header.write_app_fields(enc)?;
+        self.body.write_body(enc)
+    }
+}

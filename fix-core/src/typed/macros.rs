@@ -438,7 +438,8 @@ macro_rules! __fix_req_comp {
 /// `starts = comp.field(tag)` makes `write` first check the field that starts a
 /// group entry when it is inside the entry's first component. A message's
 /// builder also gets `encode`, given its MsgType and the header's builder type
-/// (which has `start`).
+/// (which has `start`), and is a [`MessageBody`](crate::typed::MessageBody) a
+/// session sends as it is.
 ///
 /// ```
 /// use fix_core::EncodeError;
@@ -538,6 +539,16 @@ macro_rules! __fix_build {
                     enc.finish()
                 }
             }
+            impl $crate::typed::MessageBody for $name<'_> {
+                const MSG_TYPE: &'static [u8] = $mt;
+                #[inline]
+                fn write_body(
+                    &self,
+                    enc: &mut $crate::Encoder<'_>,
+                ) -> ::core::result::Result<(), $crate::EncodeError> {
+                    $crate::typed::Build::write(self, enc)
+                }
+            }
         )?
     };
     (@ty $req:ident ($lt:lifetime)) => { $req<$lt> };
@@ -548,6 +559,45 @@ macro_rules! __fix_build {
         $v.as_ref().is_some_and(|c| $crate::__fix_build!(@set c.$f $(, $rest)*))
     };
     (@set $v:expr) => { $v.is_some() };
+}
+
+/// The [`AppHeader`](crate::typed::AppHeader) impl of the standard header's
+/// builder: the header fields an application sets, in ascending tag order, as
+/// [`build!`]'s table without `req` (the generator leaves out
+/// [`SESSION_TAGS`](crate::typed::SESSION_TAGS), which a session writes).
+///
+/// ```
+/// use fix_core::typed::{self as t, AppHeader};
+/// use fix_core::value::FixStr;
+/// #[derive(Default)]
+/// pub struct HeaderBuilder<'b> {
+///     pub poss_resend: Option<bool>,
+///     pub on_behalf_of_comp_id: Option<FixStr<'b>>,
+/// }
+/// t::app_header!(HeaderBuilder { poss_resend(97), on_behalf_of_comp_id(115) });
+/// let header = HeaderBuilder { on_behalf_of_comp_id: Some(FixStr::parse(b"DESK").unwrap()), ..Default::default() };
+/// let mut buf = [0u8; 32];
+/// let mut enc = fix_core::Encoder::fields(&mut buf);
+/// header.write_app_fields(&mut enc)?;
+/// assert_eq!(enc.finish()?, b"115=DESK\x01");
+/// # Ok::<(), fix_core::EncodeError>(())
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fix_app_header {
+    ($name:ident { $($f:ident($($how:tt)*)),* $(,)? }) => {
+        impl $crate::typed::AppHeader for $name<'_> {
+            #[inline]
+            fn write_app_fields(
+                &self,
+                enc: &mut $crate::Encoder<'_>,
+            ) -> ::core::result::Result<(), $crate::EncodeError> {
+                $($crate::__fix_put!(enc, self.$f, $($how)*);)*
+                let _ = enc;
+                Ok(())
+            }
+        }
+    };
 }
 
 /// One write of [`build!`]'s `Build::write`.

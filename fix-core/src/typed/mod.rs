@@ -63,6 +63,7 @@
 //! ```
 
 mod build;
+mod dispatch;
 mod enums;
 mod errors;
 mod index;
@@ -74,7 +75,11 @@ mod view;
 mod walk;
 
 pub use crate::FieldType;
-pub use build::{Build, put, put_component, put_data, put_group, required, required_entries};
+pub use build::{
+    AppHeader, Build, MessageBody, SESSION_TAGS, WithHeader, put, put_component, put_data,
+    put_group, required, required_entries,
+};
+pub use dispatch::{Crack, Unsupported};
 pub use enums::{byte_str, byte_table, check_other, decode_char, parse_char, write_bytes};
 pub use errors::{EnumError, FieldError};
 pub use index::{
@@ -84,6 +89,8 @@ pub use stream::{Cursor, Take, Value, Walk, WalkEntry};
 pub use tables::{FieldDef, Group, Level, MessageDef, Tables, field_index, view_groups};
 pub use view::{ABSENT, Block, Entries, Opt, Req, View};
 
+#[doc(inline)]
+pub use crate::__fix_app_header as app_header;
 #[doc(inline)]
 pub use crate::__fix_block as block;
 #[doc(inline)]

@@ -1,8 +1,8 @@
 //! What the `executor` and `tradeclient` examples share (and the test that
 //! runs them end to end, `tests/examples.rs`): the executor's application,
 //! the trade client's, the order lines the client reads, and the reports it
-//! prints. Messages are read through fix44's typed views and built with its
-//! builders.
+//! prints. Messages arrive through fix44's generated `Handler` (one method
+//! per message type) and leave as its builders, sent as they are.
 
 // Each example uses its half; `pub` for the test that includes the module too.
 #![allow(dead_code, unreachable_pub)]
@@ -10,48 +10,16 @@
 use std::fmt;
 use std::str::FromStr;
 
-use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
-use fix_core::{EncodeError, Fields, Message, Parser};
-use fix_session::{AppReject, Application, Outbox, SessionId, is_header_or_trailer};
-use fix44::components::{HeaderBuilder, HeaderRequired, InstrumentBuilder, OrderQtyDataBuilder};
+use fix_core::Message;
+use fix_core::value::{Decimal, FixStr, UtcTimestamp};
+use fix_session::{AppReject, Application, Outbox, SessionId};
+use fix44::components::{InstrumentBuilder, OrderQtyDataBuilder};
 use fix44::enums::{ExecType, OrdStatus, OrdType, Side};
 use fix44::messages::{
     ExecutionReport, ExecutionReportBuilder, ExecutionReportRequired, NewOrderSingle,
     NewOrderSingleBuilder, NewOrderSingleRequired,
 };
 use tokio::sync::mpsc;
-
-/// The body fields of `message` as a session sends them (`tag=value<SOH>`,
-/// header and trailer left out: the session writes its own).
-pub fn body_of(message: &[u8]) -> Result<Vec<u8>, String> {
-    let mut fields = Fields::<256>::new();
-    let msg = Parser::new()
-        .with_data_fields(fix44::DATA_FIELDS)
-        .parse(message, &mut fields)
-        .map_err(|e| e.to_string())?
-        .complete()
-        .ok_or("an incomplete message")?;
-    let mut body = Vec::with_capacity(message.len());
-    for (tag, value) in msg.iter().filter(|(t, _)| !is_header_or_trailer(*t)) {
-        body.extend_from_slice(tag.to_string().as_bytes());
-        body.push(b'=');
-        body.extend_from_slice(value);
-        body.push(fix_core::SOH);
-    }
-    Ok(body)
-}
-
-/// A header for encoding a message whose body is then sent through a session
-/// (which writes the real one: CompIDs, MsgSeqNum, SendingTime).
-fn placeholder_header() -> HeaderBuilder<'static> {
-    let none = FixStr::parse(b"-").expect("a valid FIX string");
-    HeaderBuilder::new(HeaderRequired {
-        sender_comp_id: none,
-        target_comp_id: none,
-        msg_seq_num: SeqNum(1),
-        sending_time: UtcTimestamp::now(),
-    })
-}
 
 /// What a reject says when the executor cannot read an order.
 fn unreadable(what: &str, e: impl fmt::Display) -> AppReject {
@@ -199,15 +167,20 @@ fn base<'b>(
     }
 }
 
-/// Encodes `report` and queues its body for the session.
+/// Queues `report` for the session, encoded straight into the outbox.
 fn send(out: &mut Outbox, report: &ExecutionReportBuilder<'_>) -> Result<(), AppReject> {
-    let mut buf = [0u8; 1024];
-    let bytes = report
-        .encode(&placeholder_header(), &mut buf)
-        .map_err(|e| unreadable("the report cannot be encoded", e))?;
-    let body = body_of(bytes).map_err(|e| unreadable("the report cannot be read back", e))?;
-    out.send_body(b"8", &body);
-    Ok(())
+    out.send(report)
+        .map_err(|e| unreadable("the report cannot be encoded", e))
+}
+
+impl fix44::Handler<Outbox, AppReject> for Executor {
+    fn on_new_order_single(
+        &mut self,
+        order: &NewOrderSingle<'_>,
+        out: &mut Outbox,
+    ) -> Result<(), AppReject> {
+        self.answer(order, out)
+    }
 }
 
 impl Application for Executor {
@@ -217,15 +190,10 @@ impl Application for Executor {
     fn on_logout(&mut self, id: &SessionId) {
         self.say(&id.to_string(), format_args!("logged out"));
     }
+    // Every other type is answered as QuickFIX answers it: a
+    // BusinessMessageReject, UnsupportedMessageType.
     fn from_app(&mut self, msg: &Message<'_>, out: &mut Outbox) -> Result<(), AppReject> {
-        if msg.msg_type() != b"D" {
-            return Err(AppReject::Business {
-                reason: 3, // Unsupported Message Type
-                ref_tag: None,
-                text: "the executor takes NewOrderSingles only".into(),
-            });
-        }
-        self.answer(&NewOrderSingle::new(*msg), out)
+        fix44::crack(self, msg, out)
     }
 }
 
@@ -278,10 +246,10 @@ impl FromStr for OrderLine {
 }
 
 impl OrderLine {
-    /// The NewOrderSingle's body, with ClOrdID `cl_ord_id`.
-    pub fn body(&self, cl_ord_id: &str) -> Result<Vec<u8>, String> {
+    /// The NewOrderSingle, with ClOrdID `cl_ord_id`.
+    pub fn order<'a>(&'a self, cl_ord_id: &'a str) -> Result<NewOrderSingleBuilder<'a>, String> {
         let text = |s| fix_str(s).map_err(|e| format!("{s:?}: {e}"));
-        let order = NewOrderSingleBuilder {
+        Ok(NewOrderSingleBuilder {
             price: self.price,
             instrument: Some(InstrumentBuilder {
                 symbol: Some(text(&self.symbol)?),
@@ -301,12 +269,7 @@ impl OrderLine {
                     OrdType::Market
                 },
             })
-        };
-        let mut buf = [0u8; 1024];
-        let bytes = order
-            .encode(&placeholder_header(), &mut buf)
-            .map_err(|e: EncodeError| e.to_string())?;
-        body_of(bytes)
+        })
     }
 }
 
@@ -405,13 +368,13 @@ pub struct TradeClient {
     pub reports: mpsc::UnboundedSender<Report>,
 }
 
-impl Application for TradeClient {
-    fn from_app(&mut self, msg: &Message<'_>, _out: &mut Outbox) -> Result<(), AppReject> {
-        if msg.msg_type() != b"8" {
-            return Ok(());
-        }
-        let report = Report::read(&ExecutionReport::new(*msg))
-            .map_err(|e| unreadable("the report cannot be read", e))?;
+impl fix44::Handler<Outbox, AppReject> for TradeClient {
+    fn on_execution_report(
+        &mut self,
+        er: &ExecutionReport<'_>,
+        _out: &mut Outbox,
+    ) -> Result<(), AppReject> {
+        let report = Report::read(er).map_err(|e| unreadable("the report cannot be read", e))?;
         // The receiver gone, the client is stopping: nothing waits for it.
         let _ = self.reports.send(report);
         Ok(())

@@ -3104,3 +3104,946 @@ impl<'a> Message<'a> {
         }
     }
 }
+/// The application messages of this dictionary, one method each, as
+/// QuickFIX's MessageCracker: [`crack`] reads a message as the type
+/// its MsgType names and calls its method, statically dispatched.
+/// Every method answers [`Unsupported`](t::Unsupported) (QuickFIX's
+/// BusinessMessageReject, UnsupportedMessageType) unless
+/// implemented. `O` is where answers go and `R` the refusal (a
+/// session's `Outbox` and `AppReject`); [`Cracker`] makes a handler a
+/// session's application.
+pub trait Handler<O: ?Sized, R: t::Unsupported> {
+    /// `IOI` (MsgType `6`).
+    fn on_ioi(&mut self, msg: &m::Ioi<'_>, _out: &mut O) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `Advertisement` (MsgType `7`).
+    fn on_advertisement(
+        &mut self,
+        msg: &m::Advertisement<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `ExecutionReport` (MsgType `8`).
+    fn on_execution_report(
+        &mut self,
+        msg: &m::ExecutionReport<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `OrderCancelReject` (MsgType `9`).
+    fn on_order_cancel_reject(
+        &mut self,
+        msg: &m::OrderCancelReject<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `News` (MsgType `B`).
+    fn on_news(&mut self, msg: &m::News<'_>, _out: &mut O) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `Email` (MsgType `C`).
+    fn on_email(&mut self, msg: &m::Email<'_>, _out: &mut O) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `NewOrderSingle` (MsgType `D`).
+    fn on_new_order_single(
+        &mut self,
+        msg: &m::NewOrderSingle<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `NewOrderList` (MsgType `E`).
+    fn on_new_order_list(
+        &mut self,
+        msg: &m::NewOrderList<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `OrderCancelRequest` (MsgType `F`).
+    fn on_order_cancel_request(
+        &mut self,
+        msg: &m::OrderCancelRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `OrderCancelReplaceRequest` (MsgType `G`).
+    fn on_order_cancel_replace_request(
+        &mut self,
+        msg: &m::OrderCancelReplaceRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `OrderStatusRequest` (MsgType `H`).
+    fn on_order_status_request(
+        &mut self,
+        msg: &m::OrderStatusRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `AllocationInstruction` (MsgType `J`).
+    fn on_allocation_instruction(
+        &mut self,
+        msg: &m::AllocationInstruction<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `ListCancelRequest` (MsgType `K`).
+    fn on_list_cancel_request(
+        &mut self,
+        msg: &m::ListCancelRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `ListExecute` (MsgType `L`).
+    fn on_list_execute(
+        &mut self,
+        msg: &m::ListExecute<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `ListStatusRequest` (MsgType `M`).
+    fn on_list_status_request(
+        &mut self,
+        msg: &m::ListStatusRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `ListStatus` (MsgType `N`).
+    fn on_list_status(
+        &mut self,
+        msg: &m::ListStatus<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `AllocationInstructionAck` (MsgType `P`).
+    fn on_allocation_instruction_ack(
+        &mut self,
+        msg: &m::AllocationInstructionAck<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `DontKnowTrade` (MsgType `Q`).
+    fn on_dont_know_trade(
+        &mut self,
+        msg: &m::DontKnowTrade<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `QuoteRequest` (MsgType `R`).
+    fn on_quote_request(
+        &mut self,
+        msg: &m::QuoteRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `Quote` (MsgType `S`).
+    fn on_quote(&mut self, msg: &m::Quote<'_>, _out: &mut O) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `SettlementInstructions` (MsgType `T`).
+    fn on_settlement_instructions(
+        &mut self,
+        msg: &m::SettlementInstructions<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `MarketDataRequest` (MsgType `V`).
+    fn on_market_data_request(
+        &mut self,
+        msg: &m::MarketDataRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `MarketDataSnapshotFullRefresh` (MsgType `W`).
+    fn on_market_data_snapshot_full_refresh(
+        &mut self,
+        msg: &m::MarketDataSnapshotFullRefresh<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `MarketDataIncrementalRefresh` (MsgType `X`).
+    fn on_market_data_incremental_refresh(
+        &mut self,
+        msg: &m::MarketDataIncrementalRefresh<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `MarketDataRequestReject` (MsgType `Y`).
+    fn on_market_data_request_reject(
+        &mut self,
+        msg: &m::MarketDataRequestReject<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `QuoteCancel` (MsgType `Z`).
+    fn on_quote_cancel(
+        &mut self,
+        msg: &m::QuoteCancel<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `QuoteStatusRequest` (MsgType `a`).
+    fn on_quote_status_request(
+        &mut self,
+        msg: &m::QuoteStatusRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `MassQuoteAcknowledgement` (MsgType `b`).
+    fn on_mass_quote_acknowledgement(
+        &mut self,
+        msg: &m::MassQuoteAcknowledgement<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `SecurityDefinitionRequest` (MsgType `c`).
+    fn on_security_definition_request(
+        &mut self,
+        msg: &m::SecurityDefinitionRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `SecurityDefinition` (MsgType `d`).
+    fn on_security_definition(
+        &mut self,
+        msg: &m::SecurityDefinition<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `SecurityStatusRequest` (MsgType `e`).
+    fn on_security_status_request(
+        &mut self,
+        msg: &m::SecurityStatusRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `SecurityStatus` (MsgType `f`).
+    fn on_security_status(
+        &mut self,
+        msg: &m::SecurityStatus<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `TradingSessionStatusRequest` (MsgType `g`).
+    fn on_trading_session_status_request(
+        &mut self,
+        msg: &m::TradingSessionStatusRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `TradingSessionStatus` (MsgType `h`).
+    fn on_trading_session_status(
+        &mut self,
+        msg: &m::TradingSessionStatus<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `MassQuote` (MsgType `i`).
+    fn on_mass_quote(&mut self, msg: &m::MassQuote<'_>, _out: &mut O) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `BusinessMessageReject` (MsgType `j`).
+    fn on_business_message_reject(
+        &mut self,
+        msg: &m::BusinessMessageReject<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `BidRequest` (MsgType `k`).
+    fn on_bid_request(
+        &mut self,
+        msg: &m::BidRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `BidResponse` (MsgType `l`).
+    fn on_bid_response(
+        &mut self,
+        msg: &m::BidResponse<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `ListStrikePrice` (MsgType `m`).
+    fn on_list_strike_price(
+        &mut self,
+        msg: &m::ListStrikePrice<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `RegistrationInstructions` (MsgType `o`).
+    fn on_registration_instructions(
+        &mut self,
+        msg: &m::RegistrationInstructions<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `RegistrationInstructionsResponse` (MsgType `p`).
+    fn on_registration_instructions_response(
+        &mut self,
+        msg: &m::RegistrationInstructionsResponse<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `OrderMassCancelRequest` (MsgType `q`).
+    fn on_order_mass_cancel_request(
+        &mut self,
+        msg: &m::OrderMassCancelRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `OrderMassCancelReport` (MsgType `r`).
+    fn on_order_mass_cancel_report(
+        &mut self,
+        msg: &m::OrderMassCancelReport<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `NewOrderCross` (MsgType `s`).
+    fn on_new_order_cross(
+        &mut self,
+        msg: &m::NewOrderCross<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `CrossOrderCancelReplaceRequest` (MsgType `t`).
+    fn on_cross_order_cancel_replace_request(
+        &mut self,
+        msg: &m::CrossOrderCancelReplaceRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `CrossOrderCancelRequest` (MsgType `u`).
+    fn on_cross_order_cancel_request(
+        &mut self,
+        msg: &m::CrossOrderCancelRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `SecurityTypeRequest` (MsgType `v`).
+    fn on_security_type_request(
+        &mut self,
+        msg: &m::SecurityTypeRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `SecurityTypes` (MsgType `w`).
+    fn on_security_types(
+        &mut self,
+        msg: &m::SecurityTypes<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `SecurityListRequest` (MsgType `x`).
+    fn on_security_list_request(
+        &mut self,
+        msg: &m::SecurityListRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `SecurityList` (MsgType `y`).
+    fn on_security_list(
+        &mut self,
+        msg: &m::SecurityList<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `DerivativeSecurityListRequest` (MsgType `z`).
+    fn on_derivative_security_list_request(
+        &mut self,
+        msg: &m::DerivativeSecurityListRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `DerivativeSecurityList` (MsgType `AA`).
+    fn on_derivative_security_list(
+        &mut self,
+        msg: &m::DerivativeSecurityList<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `NewOrderMultileg` (MsgType `AB`).
+    fn on_new_order_multileg(
+        &mut self,
+        msg: &m::NewOrderMultileg<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `MultilegOrderCancelReplace` (MsgType `AC`).
+    fn on_multileg_order_cancel_replace(
+        &mut self,
+        msg: &m::MultilegOrderCancelReplace<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `TradeCaptureReportRequest` (MsgType `AD`).
+    fn on_trade_capture_report_request(
+        &mut self,
+        msg: &m::TradeCaptureReportRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `TradeCaptureReport` (MsgType `AE`).
+    fn on_trade_capture_report(
+        &mut self,
+        msg: &m::TradeCaptureReport<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `OrderMassStatusRequest` (MsgType `AF`).
+    fn on_order_mass_status_request(
+        &mut self,
+        msg: &m::OrderMassStatusRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `QuoteRequestReject` (MsgType `AG`).
+    fn on_quote_request_reject(
+        &mut self,
+        msg: &m::QuoteRequestReject<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `RFQRequest` (MsgType `AH`).
+    fn on_rfq_request(
+        &mut self,
+        msg: &m::RfqRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `QuoteStatusReport` (MsgType `AI`).
+    fn on_quote_status_report(
+        &mut self,
+        msg: &m::QuoteStatusReport<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `QuoteResponse` (MsgType `AJ`).
+    fn on_quote_response(
+        &mut self,
+        msg: &m::QuoteResponse<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `Confirmation` (MsgType `AK`).
+    fn on_confirmation(
+        &mut self,
+        msg: &m::Confirmation<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `PositionMaintenanceRequest` (MsgType `AL`).
+    fn on_position_maintenance_request(
+        &mut self,
+        msg: &m::PositionMaintenanceRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `PositionMaintenanceReport` (MsgType `AM`).
+    fn on_position_maintenance_report(
+        &mut self,
+        msg: &m::PositionMaintenanceReport<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `RequestForPositions` (MsgType `AN`).
+    fn on_request_for_positions(
+        &mut self,
+        msg: &m::RequestForPositions<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `RequestForPositionsAck` (MsgType `AO`).
+    fn on_request_for_positions_ack(
+        &mut self,
+        msg: &m::RequestForPositionsAck<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `PositionReport` (MsgType `AP`).
+    fn on_position_report(
+        &mut self,
+        msg: &m::PositionReport<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `TradeCaptureReportRequestAck` (MsgType `AQ`).
+    fn on_trade_capture_report_request_ack(
+        &mut self,
+        msg: &m::TradeCaptureReportRequestAck<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `TradeCaptureReportAck` (MsgType `AR`).
+    fn on_trade_capture_report_ack(
+        &mut self,
+        msg: &m::TradeCaptureReportAck<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `AllocationReport` (MsgType `AS`).
+    fn on_allocation_report(
+        &mut self,
+        msg: &m::AllocationReport<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `AllocationReportAck` (MsgType `AT`).
+    fn on_allocation_report_ack(
+        &mut self,
+        msg: &m::AllocationReportAck<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `ConfirmationAck` (MsgType `AU`).
+    fn on_confirmation_ack(
+        &mut self,
+        msg: &m::ConfirmationAck<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `SettlementInstructionRequest` (MsgType `AV`).
+    fn on_settlement_instruction_request(
+        &mut self,
+        msg: &m::SettlementInstructionRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `AssignmentReport` (MsgType `AW`).
+    fn on_assignment_report(
+        &mut self,
+        msg: &m::AssignmentReport<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `CollateralRequest` (MsgType `AX`).
+    fn on_collateral_request(
+        &mut self,
+        msg: &m::CollateralRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `CollateralAssignment` (MsgType `AY`).
+    fn on_collateral_assignment(
+        &mut self,
+        msg: &m::CollateralAssignment<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `CollateralResponse` (MsgType `AZ`).
+    fn on_collateral_response(
+        &mut self,
+        msg: &m::CollateralResponse<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `CollateralReport` (MsgType `BA`).
+    fn on_collateral_report(
+        &mut self,
+        msg: &m::CollateralReport<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `CollateralInquiry` (MsgType `BB`).
+    fn on_collateral_inquiry(
+        &mut self,
+        msg: &m::CollateralInquiry<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `NetworkCounterpartySystemStatusRequest` (MsgType `BC`).
+    fn on_network_counterparty_system_status_request(
+        &mut self,
+        msg: &m::NetworkCounterpartySystemStatusRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `NetworkCounterpartySystemStatusResponse` (MsgType `BD`).
+    fn on_network_counterparty_system_status_response(
+        &mut self,
+        msg: &m::NetworkCounterpartySystemStatusResponse<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `UserRequest` (MsgType `BE`).
+    fn on_user_request(
+        &mut self,
+        msg: &m::UserRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `UserResponse` (MsgType `BF`).
+    fn on_user_response(
+        &mut self,
+        msg: &m::UserResponse<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `CollateralInquiryAck` (MsgType `BG`).
+    fn on_collateral_inquiry_ack(
+        &mut self,
+        msg: &m::CollateralInquiryAck<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `ConfirmationRequest` (MsgType `BH`).
+    fn on_confirmation_request(
+        &mut self,
+        msg: &m::ConfirmationRequest<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// A MsgType this dictionary does not define as an application message.
+    fn on_other(&mut self, msg: &fc::Message<'_>, _out: &mut O) -> Result<(), R> {
+        Err(R::unsupported(msg))
+    }
+}
+/// Reads `msg` as the view its MsgType names (one pass over its fields)
+/// and calls `handler`'s method for it.
+pub fn crack<O: ?Sized, R: t::Unsupported, H: Handler<O, R> + ?Sized>(
+    handler: &mut H,
+    msg: &fc::Message<'_>,
+    out: &mut O,
+) -> Result<(), R> {
+    match msg.msg_type() {
+        b"6" => handler.on_ioi(&m::Ioi::new(*msg), out),
+        b"7" => handler.on_advertisement(&m::Advertisement::new(*msg), out),
+        b"8" => handler.on_execution_report(&m::ExecutionReport::new(*msg), out),
+        b"9" => handler.on_order_cancel_reject(&m::OrderCancelReject::new(*msg), out),
+        b"B" => handler.on_news(&m::News::new(*msg), out),
+        b"C" => handler.on_email(&m::Email::new(*msg), out),
+        b"D" => handler.on_new_order_single(&m::NewOrderSingle::new(*msg), out),
+        b"E" => handler.on_new_order_list(&m::NewOrderList::new(*msg), out),
+        b"F" => handler.on_order_cancel_request(&m::OrderCancelRequest::new(*msg), out),
+        b"G" => {
+            handler
+                .on_order_cancel_replace_request(
+                    &m::OrderCancelReplaceRequest::new(*msg),
+                    out,
+                )
+        }
+        b"H" => handler.on_order_status_request(&m::OrderStatusRequest::new(*msg), out),
+        b"J" => {
+            handler.on_allocation_instruction(&m::AllocationInstruction::new(*msg), out)
+        }
+        b"K" => handler.on_list_cancel_request(&m::ListCancelRequest::new(*msg), out),
+        b"L" => handler.on_list_execute(&m::ListExecute::new(*msg), out),
+        b"M" => handler.on_list_status_request(&m::ListStatusRequest::new(*msg), out),
+        b"N" => handler.on_list_status(&m::ListStatus::new(*msg), out),
+        b"P" => {
+            handler
+                .on_allocation_instruction_ack(
+                    &m::AllocationInstructionAck::new(*msg),
+                    out,
+                )
+        }
+        b"Q" => handler.on_dont_know_trade(&m::DontKnowTrade::new(*msg), out),
+        b"R" => handler.on_quote_request(&m::QuoteRequest::new(*msg), out),
+        b"S" => handler.on_quote(&m::Quote::new(*msg), out),
+        b"T" => {
+            handler
+                .on_settlement_instructions(&m::SettlementInstructions::new(*msg), out)
+        }
+        b"V" => handler.on_market_data_request(&m::MarketDataRequest::new(*msg), out),
+        b"W" => {
+            handler
+                .on_market_data_snapshot_full_refresh(
+                    &m::MarketDataSnapshotFullRefresh::new(*msg),
+                    out,
+                )
+        }
+        b"X" => {
+            handler
+                .on_market_data_incremental_refresh(
+                    &m::MarketDataIncrementalRefresh::new(*msg),
+                    out,
+                )
+        }
+        b"Y" => {
+            handler
+                .on_market_data_request_reject(
+                    &m::MarketDataRequestReject::new(*msg),
+                    out,
+                )
+        }
+        b"Z" => handler.on_quote_cancel(&m::QuoteCancel::new(*msg), out),
+        b"a" => handler.on_quote_status_request(&m::QuoteStatusRequest::new(*msg), out),
+        b"b" => {
+            handler
+                .on_mass_quote_acknowledgement(
+                    &m::MassQuoteAcknowledgement::new(*msg),
+                    out,
+                )
+        }
+        b"c" => {
+            handler
+                .on_security_definition_request(
+                    &m::SecurityDefinitionRequest::new(*msg),
+                    out,
+                )
+        }
+        b"d" => handler.on_security_definition(&m::SecurityDefinition::new(*msg), out),
+        b"e" => {
+            handler.on_security_status_request(&m::SecurityStatusRequest::new(*msg), out)
+        }
+        b"f" => handler.on_security_status(&m::SecurityStatus::new(*msg), out),
+        b"g" => {
+            handler
+                .on_trading_session_status_request(
+                    &m::TradingSessionStatusRequest::new(*msg),
+                    out,
+                )
+        }
+        b"h" => {
+            handler.on_trading_session_status(&m::TradingSessionStatus::new(*msg), out)
+        }
+        b"i" => handler.on_mass_quote(&m::MassQuote::new(*msg), out),
+        b"j" => {
+            handler.on_business_message_reject(&m::BusinessMessageReject::new(*msg), out)
+        }
+        b"k" => handler.on_bid_request(&m::BidRequest::new(*msg), out),
+        b"l" => handler.on_bid_response(&m::BidResponse::new(*msg), out),
+        b"m" => handler.on_list_strike_price(&m::ListStrikePrice::new(*msg), out),
+        b"o" => {
+            handler
+                .on_registration_instructions(
+                    &m::RegistrationInstructions::new(*msg),
+                    out,
+                )
+        }
+        b"p" => {
+            handler
+                .on_registration_instructions_response(
+                    &m::RegistrationInstructionsResponse::new(*msg),
+                    out,
+                )
+        }
+        b"q" => {
+            handler
+                .on_order_mass_cancel_request(&m::OrderMassCancelRequest::new(*msg), out)
+        }
+        b"r" => {
+            handler
+                .on_order_mass_cancel_report(&m::OrderMassCancelReport::new(*msg), out)
+        }
+        b"s" => handler.on_new_order_cross(&m::NewOrderCross::new(*msg), out),
+        b"t" => {
+            handler
+                .on_cross_order_cancel_replace_request(
+                    &m::CrossOrderCancelReplaceRequest::new(*msg),
+                    out,
+                )
+        }
+        b"u" => {
+            handler
+                .on_cross_order_cancel_request(
+                    &m::CrossOrderCancelRequest::new(*msg),
+                    out,
+                )
+        }
+        b"v" => handler.on_security_type_request(&m::SecurityTypeRequest::new(*msg), out),
+        b"w" => handler.on_security_types(&m::SecurityTypes::new(*msg), out),
+        b"x" => handler.on_security_list_request(&m::SecurityListRequest::new(*msg), out),
+        b"y" => handler.on_security_list(&m::SecurityList::new(*msg), out),
+        b"z" => {
+            handler
+                .on_derivative_security_list_request(
+                    &m::DerivativeSecurityListRequest::new(*msg),
+                    out,
+                )
+        }
+        b"AA" => {
+            handler
+                .on_derivative_security_list(&m::DerivativeSecurityList::new(*msg), out)
+        }
+        b"AB" => handler.on_new_order_multileg(&m::NewOrderMultileg::new(*msg), out),
+        b"AC" => {
+            handler
+                .on_multileg_order_cancel_replace(
+                    &m::MultilegOrderCancelReplace::new(*msg),
+                    out,
+                )
+        }
+        b"AD" => {
+            handler
+                .on_trade_capture_report_request(
+                    &m::TradeCaptureReportRequest::new(*msg),
+                    out,
+                )
+        }
+        b"AE" => handler.on_trade_capture_report(&m::TradeCaptureReport::new(*msg), out),
+        b"AF" => {
+            handler
+                .on_order_mass_status_request(&m::OrderMassStatusRequest::new(*msg), out)
+        }
+        b"AG" => handler.on_quote_request_reject(&m::QuoteRequestReject::new(*msg), out),
+        b"AH" => handler.on_rfq_request(&m::RfqRequest::new(*msg), out),
+        b"AI" => handler.on_quote_status_report(&m::QuoteStatusReport::new(*msg), out),
+        b"AJ" => handler.on_quote_response(&m::QuoteResponse::new(*msg), out),
+        b"AK" => handler.on_confirmation(&m::Confirmation::new(*msg), out),
+        b"AL" => {
+            handler
+                .on_position_maintenance_request(
+                    &m::PositionMaintenanceRequest::new(*msg),
+                    out,
+                )
+        }
+        b"AM" => {
+            handler
+                .on_position_maintenance_report(
+                    &m::PositionMaintenanceReport::new(*msg),
+                    out,
+                )
+        }
+        b"AN" => {
+            handler.on_request_for_positions(&m::RequestForPositions::new(*msg), out)
+        }
+        b"AO" => {
+            handler
+                .on_request_for_positions_ack(&m::RequestForPositionsAck::new(*msg), out)
+        }
+        b"AP" => handler.on_position_report(&m::PositionReport::new(*msg), out),
+        b"AQ" => {
+            handler
+                .on_trade_capture_report_request_ack(
+                    &m::TradeCaptureReportRequestAck::new(*msg),
+                    out,
+                )
+        }
+        b"AR" => {
+            handler
+                .on_trade_capture_report_ack(&m::TradeCaptureReportAck::new(*msg), out)
+        }
+        b"AS" => handler.on_allocation_report(&m::AllocationReport::new(*msg), out),
+        b"AT" => {
+            handler.on_allocation_report_ack(&m::AllocationReportAck::new(*msg), out)
+        }
+        b"AU" => handler.on_confirmation_ack(&m::ConfirmationAck::new(*msg), out),
+        b"AV" => {
+            handler
+                .on_settlement_instruction_request(
+                    &m::SettlementInstructionRequest::new(*msg),
+                    out,
+                )
+        }
+        b"AW" => handler.on_assignment_report(&m::AssignmentReport::new(*msg), out),
+        b"AX" => handler.on_collateral_request(&m::CollateralRequest::new(*msg), out),
+        b"AY" => {
+            handler.on_collateral_assignment(&m::CollateralAssignment::new(*msg), out)
+        }
+        b"AZ" => handler.on_collateral_response(&m::CollateralResponse::new(*msg), out),
+        b"BA" => handler.on_collateral_report(&m::CollateralReport::new(*msg), out),
+        b"BB" => handler.on_collateral_inquiry(&m::CollateralInquiry::new(*msg), out),
+        b"BC" => {
+            handler
+                .on_network_counterparty_system_status_request(
+                    &m::NetworkCounterpartySystemStatusRequest::new(*msg),
+                    out,
+                )
+        }
+        b"BD" => {
+            handler
+                .on_network_counterparty_system_status_response(
+                    &m::NetworkCounterpartySystemStatusResponse::new(*msg),
+                    out,
+                )
+        }
+        b"BE" => handler.on_user_request(&m::UserRequest::new(*msg), out),
+        b"BF" => handler.on_user_response(&m::UserResponse::new(*msg), out),
+        b"BG" => {
+            handler.on_collateral_inquiry_ack(&m::CollateralInquiryAck::new(*msg), out)
+        }
+        b"BH" => handler.on_confirmation_request(&m::ConfirmationRequest::new(*msg), out),
+        _ => handler.on_other(msg, out),
+    }
+}
+/// A [`Handler`] as a [`Crack`](t::Crack): with `fix-session`, an
+/// `Application` whose `from_app` is [`crack`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cracker<H>(pub H);
+impl<O: ?Sized, R: t::Unsupported, H: Handler<O, R>> t::Crack<O, R> for Cracker<H> {
+    #[inline]
+    fn crack(&mut self, msg: &fc::Message<'_>, out: &mut O) -> Result<(), R> {
+        crack(&mut self.0, msg, out)
+    }
+}

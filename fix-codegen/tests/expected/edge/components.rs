@@ -13,6 +13,7 @@ pub struct HeaderBuilder<'b> {
     pub _b: ::core::marker::PhantomData<&'b ()>,
 }
 t::build!(HeaderBuilder {});
+t::app_header!(HeaderBuilder {});
 impl HeaderBuilder<'_> {
     /// Starts a message of type `msg_type` in `buf` with BeginString
     /// [`BEGIN_STRING`](super::BEGIN_STRING): writes 8, 9 and 35, then the header

@@ -106,3 +106,43 @@ impl<'a> Message<'a> {
         }
     }
 }
+/// The application messages of this dictionary, one method each, as
+/// QuickFIX's MessageCracker: [`crack`] reads a message as the type
+/// its MsgType names and calls its method, statically dispatched.
+/// Every method answers [`Unsupported`](t::Unsupported) (QuickFIX's
+/// BusinessMessageReject, UnsupportedMessageType) unless
+/// implemented. `O` is where answers go and `R` the refusal (a
+/// session's `Outbox` and `AppReject`); [`Cracker`] makes a handler a
+/// session's application.
+pub trait Handler<O: ?Sized, R: t::Unsupported> {
+    /// `Type` (MsgType `U1`).
+    fn on_type(&mut self, msg: &m::Type<'_>, _out: &mut O) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// A MsgType this dictionary does not define as an application message.
+    fn on_other(&mut self, msg: &fc::Message<'_>, _out: &mut O) -> Result<(), R> {
+        Err(R::unsupported(msg))
+    }
+}
+/// Reads `msg` as the view its MsgType names (one pass over its fields)
+/// and calls `handler`'s method for it.
+pub fn crack<O: ?Sized, R: t::Unsupported, H: Handler<O, R> + ?Sized>(
+    handler: &mut H,
+    msg: &fc::Message<'_>,
+    out: &mut O,
+) -> Result<(), R> {
+    match msg.msg_type() {
+        b"U1" => handler.on_type(&m::Type::new(*msg), out),
+        _ => handler.on_other(msg, out),
+    }
+}
+/// A [`Handler`] as a [`Crack`](t::Crack): with `fix-session`, an
+/// `Application` whose `from_app` is [`crack`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cracker<H>(pub H);
+impl<O: ?Sized, R: t::Unsupported, H: Handler<O, R>> t::Crack<O, R> for Cracker<H> {
+    #[inline]
+    fn crack(&mut self, msg: &fc::Message<'_>, out: &mut O) -> Result<(), R> {
+        crack(&mut self.0, msg, out)
+    }
+}

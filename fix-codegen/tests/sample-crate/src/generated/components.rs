@@ -50,6 +50,7 @@ t::build!(
     sending_time(req 52), target_comp_id(req 56), no_hops(group 627) }, new('b) =
     HeaderRequired { sender_comp_id, target_comp_id, msg_seq_num, sending_time }
 );
+t::app_header!(HeaderBuilder { no_hops(group 627) });
 impl HeaderBuilder<'_> {
     /// Starts a message of type `msg_type` in `buf` with BeginString
     /// [`BEGIN_STRING`](super::BEGIN_STRING): writes 8, 9 and 35, then the header

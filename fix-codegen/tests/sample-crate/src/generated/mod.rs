@@ -206,3 +206,71 @@ impl<'a> Message<'a> {
         }
     }
 }
+/// The application messages of this dictionary, one method each, as
+/// QuickFIX's MessageCracker: [`crack`] reads a message as the type
+/// its MsgType names and calls its method, statically dispatched.
+/// Every method answers [`Unsupported`](t::Unsupported) (QuickFIX's
+/// BusinessMessageReject, UnsupportedMessageType) unless
+/// implemented. `O` is where answers go and `R` the refusal (a
+/// session's `Outbox` and `AppReject`); [`Cracker`] makes a handler a
+/// session's application.
+pub trait Handler<O: ?Sized, R: t::Unsupported> {
+    /// `NewOrderSingle` (MsgType `D`).
+    fn on_new_order_single(
+        &mut self,
+        msg: &m::NewOrderSingle<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `ExecutionReport` (MsgType `8`).
+    fn on_execution_report(
+        &mut self,
+        msg: &m::ExecutionReport<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// `MarketDataIncrementalRefresh` (MsgType `X`).
+    fn on_market_data_incremental_refresh(
+        &mut self,
+        msg: &m::MarketDataIncrementalRefresh<'_>,
+        _out: &mut O,
+    ) -> Result<(), R> {
+        Err(R::unsupported(msg.message()))
+    }
+    /// A MsgType this dictionary does not define as an application message.
+    fn on_other(&mut self, msg: &fc::Message<'_>, _out: &mut O) -> Result<(), R> {
+        Err(R::unsupported(msg))
+    }
+}
+/// Reads `msg` as the view its MsgType names (one pass over its fields)
+/// and calls `handler`'s method for it.
+pub fn crack<O: ?Sized, R: t::Unsupported, H: Handler<O, R> + ?Sized>(
+    handler: &mut H,
+    msg: &fc::Message<'_>,
+    out: &mut O,
+) -> Result<(), R> {
+    match msg.msg_type() {
+        b"D" => handler.on_new_order_single(&m::NewOrderSingle::new(*msg), out),
+        b"8" => handler.on_execution_report(&m::ExecutionReport::new(*msg), out),
+        b"X" => {
+            handler
+                .on_market_data_incremental_refresh(
+                    &m::MarketDataIncrementalRefresh::new(*msg),
+                    out,
+                )
+        }
+        _ => handler.on_other(msg, out),
+    }
+}
+/// A [`Handler`] as a [`Crack`](t::Crack): with `fix-session`, an
+/// `Application` whose `from_app` is [`crack`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cracker<H>(pub H);
+impl<O: ?Sized, R: t::Unsupported, H: Handler<O, R>> t::Crack<O, R> for Cracker<H> {
+    #[inline]
+    fn crack(&mut self, msg: &fc::Message<'_>, out: &mut O) -> Result<(), R> {
+        crack(&mut self.0, msg, out)
+    }
+}
