@@ -60,7 +60,9 @@
 
 mod batch;
 mod config;
+mod error;
 mod layout;
+mod probe;
 mod schema;
 mod seq;
 mod sessions;
@@ -69,5 +71,6 @@ mod store;
 mod worker;
 
 pub use config::{LeaseBudget, PgConfig};
+pub use probe::{Probe, probe};
 pub use sessions::{SessionSummary, list_sessions};
 pub use store::{Fenced, PostgresStore};
