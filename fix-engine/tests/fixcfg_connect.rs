@@ -1,7 +1,11 @@
 //! `fixcfg check --connect`: reaches what a settings file names without
 //! trading, against a real private PostgreSQL server (`fix_test_support::pg`;
 //! without PostgreSQL installed the database tests skip with one line, and
-//! fail under `CI=true`). Each failure is one line with its cause.
+//! fail under `CI=true`). Each failure is one line with its cause; the
+//! engine's own start error names the server's message the same way.
+#![cfg(feature = "postgres")]
+
+mod common;
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -208,4 +212,24 @@ fn a_busy_port_is_named() {
     // Released, it checks.
     let o = fixcfg_connect(&path);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+}
+
+#[tokio::test]
+async fn the_engine_s_start_error_says_the_server_s_message() {
+    let Some(pg) = PgServer::start_or_skip("connect-engine") else {
+        return;
+    };
+    let connection = format!("host={} user=fix dbname=postgres", pg.host().display());
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let error = fix_engine::Engine::start(
+        common::settings([common::acceptor("EXEC", "C1", 0).postgres_store(connection)]),
+        &fix44::DICTIONARY,
+        common::recorders(&tx, false),
+    )
+    .await
+    .expect_err("the engine started without its database");
+    assert_eq!(
+        error.to_string(),
+        r#"session FIX.4.4:EXEC->C1: database store: could not open the session: role "fix" does not exist"#
+    );
 }
