@@ -233,3 +233,50 @@ async fn the_engine_s_start_error_says_the_server_s_message() {
         r#"session FIX.4.4:EXEC->C1: database store: could not open the session: role "fix" does not exist"#
     );
 }
+
+/// README's way to a PostgreSQL for trying: `scripts/dev-postgres.sh start`
+/// prints settings lines that `fixcfg check --connect` passes with, and
+/// `stop` stops it (the same as the step in `.ci/run`).
+#[test]
+fn the_dev_postgres_script_prints_settings_that_connect() {
+    let ci = std::env::var("CI").as_deref() == Ok("true");
+    if !fix_test_support::pg::installed() && !ci {
+        println!("skipped the dev-postgres script: PostgreSQL is not installed (no initdb)");
+        return;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/dev-postgres.sh");
+    let server = dir("script");
+    let run = |args: &[&str]| {
+        let o = Command::new(&script).args(args).output().unwrap();
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{args:?}: {out}{err}");
+        out
+    };
+    let printed = run(&["start", server.to_str().unwrap(), "trader", "orders"]);
+    let keys: Vec<&str> = printed.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(
+        keys,
+        [
+            format!("PostgreSQLStoreHost={}", server.display()),
+            "PostgreSQLStorePort=5432".into(),
+            "PostgreSQLStoreUser=trader".into(),
+            "PostgreSQLStoreDatabase=orders".into(),
+        ],
+        "{printed}"
+    );
+    // Pasted as printed, the comments too.
+    let path = settings("script-settings", &printed);
+    let o = fixcfg_connect(&path);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    // Stopped before asserting: a failure leaves no server behind.
+    let stopped = run(&["stop", server.to_str().unwrap()]);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        line(&out, "PostgreSQLStore host=").contains("connected to PostgreSQL"),
+        "{out}"
+    );
+    assert!(stopped.starts_with("# stopped"), "{stopped}");
+    assert!(!server.join(".s.PGSQL.5432").exists());
+    let _ = std::fs::remove_dir_all(&server);
+}

@@ -61,7 +61,7 @@ impl PgServer {
     /// ```
     pub fn start_or_skip(name: &str) -> Option<PgServer> {
         let ci = std::env::var("CI").as_deref() == Ok("true");
-        if find_bin_dir().is_none() && !ci {
+        if !installed() && !ci {
             println!(
                 "skipped {name}: PostgreSQL is not installed (no initdb on PATH nor in /usr/lib/postgresql/*/bin)"
             );
@@ -229,6 +229,19 @@ impl Drop for PgServer {
         let _ = self.stop_immediate();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// Whether PostgreSQL's server binaries are installed (`initdb` on PATH or in
+/// `/usr/lib/postgresql/*/bin`): the rule [`PgServer::start_or_skip`] skips
+/// by, for tests that start a server some other way (a script).
+///
+/// ```
+/// if !fix_test_support::pg::installed() {
+///     println!("skipped: PostgreSQL is not installed");
+/// }
+/// ```
+pub fn installed() -> bool {
+    find_bin_dir().is_some()
 }
 
 /// Where `initdb` and `pg_ctl` are: beside `initdb` on PATH, else the newest
