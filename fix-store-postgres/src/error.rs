@@ -61,3 +61,41 @@ pub(crate) fn describe(e: &(dyn Error + 'static)) -> String {
     }
     parts.join(": ").replace('\n', " ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An error with a cause, shown without it, as tokio-postgres's are.
+    #[derive(Debug)]
+    struct Outer(std::io::Error);
+
+    impl fmt::Display for Outer {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("error connecting to server")
+        }
+    }
+
+    impl Error for Outer {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn a_chain_is_one_line_and_plain_is_not_wrapped_twice() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no socket\nhere");
+        let once = plain(Box::new(Outer(io)));
+        assert_eq!(
+            once.to_string(),
+            "error connecting to server: no socket here"
+        );
+        assert!(once.source().is_some(), "the original is kept");
+        let twice = plain(once);
+        assert_eq!(
+            twice.to_string(),
+            "error connecting to server: no socket here"
+        );
+        assert!(twice.source().unwrap().is::<Outer>());
+    }
+}
