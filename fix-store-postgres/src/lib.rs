@@ -55,6 +55,13 @@
 //! # Ok::<(), fix_session::StoreError>(())
 //! ```
 //!
+//! # Before starting
+//!
+//! [`probe`] logs in and reads the tables' schema version and the lease
+//! table without writing (what `fixcfg check --connect` reports). Every
+//! database error displays the server's own message and what the store was
+//! doing: `database store: could not open the session: role "fix" does not exist`.
+//!
 //! [`StoreError::Fenced`]: fix_session::StoreError::Fenced
 //! [`StoreError::Database`]: fix_session::StoreError::Database
 
