@@ -52,6 +52,15 @@ fn the_samples_check() {
     // Without QueuedMessageMaxAge or QueuedWhileDown, the engine decides.
     assert!(!out.contains("queued"), "{out}");
 
+    // README's PostgreSQL sample: its database is reached only with --connect.
+    let o = fixcfg(&["check", "--strict", "samples/executor-pg.cfg"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("store: PostgreSQL at host='/tmp/fix-pg' port=5432 user='fix' dbname='fix'"),
+        "{out}"
+    );
+
     let o = fixcfg(&["check", "samples/tradeclient.cfg"]);
     let out = stdout(&o);
     assert!(o.status.success(), "{out}");
@@ -188,6 +197,14 @@ fn usage() {
     assert_eq!(fixcfg(&[]).status.code(), Some(2));
     assert_eq!(fixcfg(&["lint", "x"]).status.code(), Some(2));
     assert_eq!(fixcfg(&["check", "--lenient", "x"]).status.code(), Some(2));
+    assert_eq!(fixcfg(&["check", "--connect"]).status.code(), Some(2));
+    assert_eq!(
+        fixcfg(&["check", "--connect", "--connect", "x"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(fixcfg(&["check", "x", "y"]).status.code(), Some(2));
     assert!(fixcfg(&["--help"]).status.success());
 }
 

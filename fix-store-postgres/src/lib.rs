@@ -55,12 +55,21 @@
 //! # Ok::<(), fix_session::StoreError>(())
 //! ```
 //!
+//! # Before starting
+//!
+//! [`probe`] logs in and reads the tables' schema version and the lease
+//! table without writing (what `fixcfg check --connect` reports). Every
+//! database error displays the server's own message and what the store was
+//! doing: `database store: could not open the session: role "fix" does not exist`.
+//!
 //! [`StoreError::Fenced`]: fix_session::StoreError::Fenced
 //! [`StoreError::Database`]: fix_session::StoreError::Database
 
 mod batch;
 mod config;
+mod error;
 mod layout;
+mod probe;
 mod schema;
 mod seq;
 mod sessions;
@@ -69,5 +78,6 @@ mod store;
 mod worker;
 
 pub use config::{LeaseBudget, PgConfig};
+pub use probe::{Probe, probe};
 pub use sessions::{SessionSummary, list_sessions};
 pub use store::{Fenced, PostgresStore};

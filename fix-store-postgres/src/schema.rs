@@ -74,6 +74,9 @@ const MIGRATIONS: &[&str] = &[
     END $$;",
 ];
 
+/// The schema version [`migrate`] brings the tables to.
+pub(crate) const LATEST: i32 = MIGRATIONS.len() as i32;
+
 /// Brings the schema to the latest version: one transaction per migration,
 /// each under the advisory lock and skipped when already applied.
 pub(crate) async fn migrate(client: &mut Client) -> Result<(), tokio_postgres::Error> {

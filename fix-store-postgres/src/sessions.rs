@@ -9,6 +9,7 @@ use tokio_postgres::NoTls;
 use tokio_postgres::error::SqlState;
 
 use crate::config::PgConfig;
+use crate::error::Boxed;
 use crate::seq::from_db;
 
 /// One session's row: its numbers, generation and lease.
@@ -50,30 +51,45 @@ pub struct SessionSummary {
 pub fn list_sessions(config: &PgConfig) -> Result<Vec<SessionSummary>, StoreError> {
     let connection = config.connection.clone();
     let limit = config.lease.max(Duration::from_secs(1));
-    let run = move || -> Result<Vec<SessionSummary>, Box<dyn std::error::Error + Send + Sync>> {
+    on_own_thread("pg-list-sessions", limit, move || async move {
+        read(&connection).await
+    })
+    .map_err(db_error)
+}
+
+/// Runs the future `make` returns on a thread and runtime of its own, for
+/// at most `limit`: a blocking call, from async code too.
+pub(crate) fn on_own_thread<T, F>(
+    name: &str,
+    limit: Duration,
+    make: impl FnOnce() -> F + Send + 'static,
+) -> Result<T, Boxed>
+where
+    T: Send + 'static,
+    F: Future<Output = Result<T, Boxed>>,
+{
+    let run = move || -> Result<T, Boxed> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
         runtime.block_on(async {
-            match tokio::time::timeout(limit, read(&connection)).await {
+            match tokio::time::timeout(limit, make()).await {
                 Ok(result) => result,
                 Err(_) => Err(format!("no answer from the server in {limit:?}").into()),
             }
         })
     };
     std::thread::Builder::new()
-        .name("pg-list-sessions".into())
-        .spawn(run)
-        .map_err(|e| db_error(e.into()))?
+        .name(name.into())
+        .spawn(run)?
         .join()
-        .map_err(|_| db_error("the listing thread panicked".into()))?
-        .map_err(db_error)
+        .map_err(|_| format!("the {name} thread panicked"))?
 }
 
 fn db_error(source: Box<dyn std::error::Error + Send + Sync>) -> StoreError {
     StoreError::Database {
         op: "list the sessions",
-        source,
+        source: crate::error::plain(source),
     }
 }
 

@@ -422,7 +422,10 @@ fn nanos(t: SystemTime) -> i64 {
 }
 
 fn db_error(op: &'static str, source: Box<dyn std::error::Error + Send + Sync>) -> StoreError {
-    StoreError::Database { op, source }
+    StoreError::Database {
+        op,
+        source: crate::error::plain(source),
+    }
 }
 
 fn check_seq(seq: u64) -> Result<(), StoreError> {

@@ -2,8 +2,9 @@
 //! directory, listening only on a Unix socket in that directory, no password.
 //!
 //! Tests that need one start it with [`PgServer::start_or_skip`]: without
-//! PostgreSQL's server binaries it prints one line and the test skips, except
-//! under `CI=true`, where it fails (CI must run every test).
+//! PostgreSQL's server binaries (no `initdb`) it prints one line and the test
+//! skips, except under `CI=true`, where it fails (CI must run every test); a
+//! server that is installed but does not start fails the test everywhere.
 //!
 //! ```no_run
 //! let Some(pg) = fix_test_support::pg::PgServer::start_or_skip("doc") else { return };
@@ -48,8 +49,10 @@ impl PgServer {
         Ok(server)
     }
 
-    /// [`start`](Self::start), or `None` after one line saying why it could
-    /// not; under `CI=true` it panics with the reason instead.
+    /// [`start`](Self::start), or `None` after one line saying why when
+    /// PostgreSQL's server binaries are not installed (no `initdb`); under
+    /// `CI=true` that panics instead, and so does a server that is installed
+    /// but does not start: a broken setup is a failure, not a skip.
     ///
     /// ```no_run
     /// if let Some(pg) = fix_test_support::pg::PgServer::start_or_skip("doc-skip") {
@@ -57,15 +60,16 @@ impl PgServer {
     /// }
     /// ```
     pub fn start_or_skip(name: &str) -> Option<PgServer> {
+        let ci = std::env::var("CI").as_deref() == Ok("true");
+        if !installed() && !ci {
+            println!(
+                "skipped {name}: PostgreSQL is not installed (no initdb on PATH nor in /usr/lib/postgresql/*/bin)"
+            );
+            return None;
+        }
         match PgServer::start(name) {
             Ok(server) => Some(server),
-            Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
-                panic!("PostgreSQL is needed under CI and could not start: {why}")
-            }
-            Err(why) => {
-                println!("skipped {name}: PostgreSQL could not start: {why}");
-                None
-            }
+            Err(why) => panic!("PostgreSQL could not start for {name}: {why}"),
         }
     }
 
@@ -159,6 +163,29 @@ impl PgServer {
         self.start_again()
     }
 
+    /// Makes every user but the superuser log in with a password
+    /// (scram-sha-256), as a shared server would: `pg_hba.conf` rewritten,
+    /// the server restarted (a reload takes effect a moment later, a
+    /// restart before this returns). The superuser keeps logging in without one, so
+    /// [`psql`](Self::psql) still works.
+    ///
+    /// ```no_run
+    /// # let pg = fix_test_support::pg::PgServer::start("doc-pw").unwrap();
+    /// pg.psql("CREATE ROLE fix LOGIN PASSWORD 'right'").unwrap();
+    /// pg.require_passwords().unwrap();
+    /// ```
+    pub fn require_passwords(&self) -> Result<(), String> {
+        let hba = self.data_dir().join("pg_hba.conf");
+        // Written in place: the file keeps its owner (postgres, under root).
+        std::fs::write(
+            &hba,
+            "local all postgres trust\nlocal all all scram-sha-256\n",
+        )
+        .map_err(|e| format!("cannot write {}: {e}", hba.display()))?;
+        self.pg_ctl(&["-m", "fast", "-w", "stop"])?;
+        self.start_again()
+    }
+
     fn data_dir(&self) -> PathBuf {
         self.dir.join("data")
     }
@@ -202,6 +229,19 @@ impl Drop for PgServer {
         let _ = self.stop_immediate();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// Whether PostgreSQL's server binaries are installed (`initdb` on PATH or in
+/// `/usr/lib/postgresql/*/bin`): the rule [`PgServer::start_or_skip`] skips
+/// by, for tests that start a server some other way (a script).
+///
+/// ```
+/// if !fix_test_support::pg::installed() {
+///     println!("skipped: PostgreSQL is not installed");
+/// }
+/// ```
+pub fn installed() -> bool {
+    find_bin_dir().is_some()
 }
 
 /// Where `initdb` and `pg_ctl` are: beside `initdb` on PATH, else the newest

@@ -180,3 +180,106 @@ fn store(dir: &Path, name: &str) -> Result<String, String> {
         Err(e) => Err(e.to_string()),
     }
 }
+
+/// Reaches what `settings` names beyond its files, as the engine would at
+/// start, without trading: each PostgreSQL store's database (logged in to,
+/// its tables' schema version and lease table read, nothing written) and
+/// each acceptor's address and port (bound and released at once). One
+/// [`FileCheck`] each, its error the cause in one line
+/// (`role "fix" does not exist`, `Address already in use`).
+///
+/// ```
+/// use fix_engine::config::{Settings, check_connections};
+/// let s = Settings::parse("t.cfg", "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=C1\nSocketAcceptAddress=127.0.0.1\nSocketAcceptPort=0\nNonStopSession=Y\n")?;
+/// let checks = check_connections(&s);
+/// assert_eq!(checks[0].key, "SocketAcceptPort 127.0.0.1:0");
+/// assert!(checks[0].result.is_ok());
+/// # Ok::<(), fix_engine::config::ConfigError>(())
+/// ```
+pub fn check_connections(settings: &super::Settings) -> Vec<FileCheck> {
+    let mut checks = Vec::new();
+    let stores = settings
+        .sessions()
+        .iter()
+        .chain(settings.templates().iter().map(|t| t.settings()))
+        .filter_map(|s| s.postgres_store.as_ref());
+    let mut seen = Vec::new();
+    for store in stores {
+        // Sessions sharing a database are one check, not one each.
+        if seen.contains(&&store.connection) {
+            continue;
+        }
+        seen.push(&store.connection);
+        checks.push(FileCheck {
+            key: format!("PostgreSQLStore {}", hide_password(&store.connection)),
+            path: None,
+            result: postgres(store),
+        });
+    }
+    for l in settings.listeners() {
+        let host = l.address.as_deref().unwrap_or("0.0.0.0");
+        checks.push(FileCheck {
+            key: format!("SocketAcceptPort {host}:{}", l.port),
+            path: None,
+            result: port_free(host, &l),
+        });
+    }
+    checks
+}
+
+/// The store's database, reached as the engine's store reaches it; the
+/// error is the server's own message.
+#[cfg(feature = "postgres")]
+fn postgres(store: &super::PostgresStoreSettings) -> Result<String, String> {
+    use fix_store_postgres::{PgConfig, probe};
+    let config = PgConfig::new(store.connection.clone(), "fixcfg");
+    // The store gives a server this long to answer before its lease lapses.
+    let limit = store.lease.max(std::time::Duration::from_secs(1));
+    match probe(&config, limit) {
+        Ok(found) => match found.problem() {
+            Some(problem) => Err(problem),
+            None => Ok(found.to_string()),
+        },
+        // The store's error says what it was doing; here the line says it.
+        Err(fix_session::StoreError::Database { source, .. }) => Err(source.to_string()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+#[cfg(not(feature = "postgres"))]
+fn postgres(_: &super::PostgresStoreSettings) -> Result<String, String> {
+    Err("fix-engine was built without its postgres feature: the PostgreSQLStore keys are refused at start".into())
+}
+
+/// Whether listener `l` could be bound now, with the engine's own binding
+/// (SO_REUSEADDR as `SocketReuseAddress` says): bound, then released.
+fn port_free(host: &str, l: &super::Listener) -> Result<String, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .map_err(|e| format!("cannot start a runtime to bind with: {e}"))?;
+    let bound = runtime.block_on(async {
+        crate::net::bind(host, l.port, l.reuse_address, &l.socket)
+            .await
+            .map(drop)
+    });
+    match bound {
+        Ok(()) => Ok("free (bound and released)".into()),
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
+            Err(format!("in use: another process listens there ({e})"))
+        }
+        Err(e) => Err(format!("cannot be bound: {e}")),
+    }
+}
+
+/// A libpq connection string with its password's value replaced.
+///
+/// ```
+/// assert_eq!(fix_engine::config::hide_password("host=h password='x' user=u"), "host=h password=…");
+/// ```
+pub fn hide_password(connection: &str) -> String {
+    match connection.find("password=") {
+        Some(at) => format!("{}password=…", &connection[..at]),
+        None => connection.to_owned(),
+    }
+}

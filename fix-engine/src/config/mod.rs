@@ -94,7 +94,7 @@ use std::time::Duration;
 use fix_session::{FileOptions, SessionConfig, SessionId};
 
 pub use builder::SessionBuilder;
-pub use check::{FileCheck, check_files};
+pub use check::{FileCheck, check_connections, check_files, hide_password};
 pub use error::{ConfigError, ErrorKind, Warning, WarningKind};
 pub use keys::{
     Applies, Cond, KeyInfo, Otherwise, Scope, Support, ValueType, key, keys, keys_markdown,

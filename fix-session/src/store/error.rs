@@ -78,9 +78,11 @@ pub enum StoreError {
     /// lost; what the request wrote is unknown, so the store takes no more
     /// records until it is refreshed or reopened.
     Database {
-        /// What the store was doing.
+        /// What the store was doing, in words that follow "could not"
+        /// (`open the session`, `commit a batch`).
         op: &'static str,
-        /// The client's error.
+        /// The client's error, whose display is one line with the server's
+        /// own message when there is one (`role "fix" does not exist`).
         source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// An earlier sync of the log failed, so what the disk holds is unknown (the
@@ -167,7 +169,10 @@ impl fmt::Display for StoreError {
                  which replaced this store's epoch {epoch}; nothing was written",
                 owner.as_deref().unwrap_or("unknown")
             ),
-            Self::Database { op, source } => write!(f, "database error in {op}: {source}"),
+            // What the store was doing, then the cause: the server's own
+            // message when the store's crate gives it (it does not end up in
+            // a log nobody reads).
+            Self::Database { op, source } => write!(f, "database store: could not {op}: {source}"),
             Self::Poisoned { path } => write!(
                 f,
                 "store log {} takes no more records: an earlier sync failed, so what the disk \
@@ -386,7 +391,7 @@ mod tests {
         };
         assert_eq!(
             db.to_string(),
-            "database error in commit a batch: connection closed"
+            "database store: could not commit a batch: connection closed"
         );
         assert!(db.source().is_some());
         let ops = [
