@@ -20,6 +20,11 @@ use tokio::sync::mpsc;
 
 static PANICS: AtomicUsize = AtomicUsize::new(0);
 
+/// The tests of this binary measure or load the process's memory: one at a
+/// time, so that one's peers do not show in the other's resident memory.
+static ONE_AT_A_TIME: std::sync::LazyLock<tokio::sync::Mutex<()>> =
+    std::sync::LazyLock::new(|| tokio::sync::Mutex::new(()));
+
 /// Resident memory of this process, in KiB.
 fn vm_rss_kib() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -125,6 +130,7 @@ impl Real {
 
 #[tokio::test]
 async fn hostile_peers_are_bounded_and_a_real_counterparty_is_served_throughout() {
+    let _alone = ONE_AT_A_TIME.lock().await;
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         PANICS.fetch_add(1, Ordering::SeqCst);
@@ -328,6 +334,7 @@ async fn hostile_peers_are_bounded_and_a_real_counterparty_is_served_throughout(
 /// (`BudgetFull`), and a real counterparty is served throughout.
 #[tokio::test]
 async fn a_thousand_gap_floods_are_held_to_the_engines_budget() {
+    let _alone = ONE_AT_A_TIME.lock().await;
     const PEERS: usize = 1000;
     const BUDGET: usize = 8 << 20;
     let (tx, rx) = mpsc::unbounded_channel();
