@@ -196,6 +196,58 @@ fn segments_before_every_sessions_last_reset_are_removed() {
 }
 
 #[test]
+fn a_store_closed_and_opened_again_goes_on_where_it_was() {
+    let dir = TempDir::new("shared-reopen");
+    let now = SystemTime::now();
+    let log = SharedLog::open(dir.path(), small()).unwrap();
+    let _other = log.open_store("FIX.4.4-B-X", now).unwrap();
+    let mut a = log.open_store("FIX.4.4-A-X", now).unwrap();
+    for seq in 1..=5 {
+        a.store(seq, &message(seq, 0)).unwrap();
+    }
+    a.advance_target_seq(1).unwrap();
+    drop(a);
+    // The log stays open (another session has it): the session is not new.
+    let mut a = log.open_store("FIX.4.4-A-X", now).unwrap();
+    assert_eq!((a.next_sender_seq(), a.next_target_seq()), (6, 2));
+    assert_eq!(
+        read_all(&mut a, 1, u64::MAX, ChunkLimit::default()).len(),
+        5
+    );
+}
+
+#[test]
+fn a_removed_session_frees_its_segments_and_the_log_still_opens() {
+    let dir = TempDir::new("shared-remove-segments");
+    let now = SystemTime::now();
+    let log = SharedLog::open(dir.path(), small()).unwrap();
+    let body = vec![b'x'; 1000];
+    let mut a = log.open_store("FIX.4.4-A-X", now).unwrap();
+    for seq in 1..=200 {
+        a.store(seq, &body).unwrap();
+        a.sync().unwrap();
+    }
+    drop(a);
+    log.remove("FIX.4.4-A-X").unwrap();
+    // B's records roll the log on: A's first segments go, its later
+    // records and its Removed stay.
+    let mut b = log.open_store("FIX.4.4-B-X", now).unwrap();
+    for seq in 1..=200 {
+        b.store(seq, &body).unwrap();
+        b.sync().unwrap();
+    }
+    drop((b, log));
+    let log = SharedLog::open(dir.path(), small()).unwrap();
+    assert_eq!(log.sessions(), ["FIX.4.4-B-X"]);
+    assert_eq!(
+        log.open_store("FIX.4.4-B-X", now)
+            .unwrap()
+            .next_sender_seq(),
+        201
+    );
+}
+
+#[test]
 fn a_removed_session_starts_afresh_and_a_second_open_is_refused() {
     let dir = TempDir::new("shared-remove");
     let now = SystemTime::now();

@@ -10,7 +10,8 @@ use std::task::{Context, Poll, Waker};
 use std::thread::JoinHandle;
 
 use super::format;
-use super::recover::{self, Recovered};
+use super::recover;
+pub(super) use super::recover::Recovered;
 use crate::store::{IoOperation, StoreError, lock};
 
 /// A position in the log: the segment's number above bit 40, the offset in
@@ -452,8 +453,14 @@ impl Inner {
                     lock_file: self.dir.join("shared-log.lock"),
                 });
             }
+            // A session known to the log always has a state to go on
+            // from, unless its last store failed: starting it afresh would
+            // reuse its numbers.
+            let Some(recovered) = slot.recovered.take() else {
+                return Err(self.poisoned_error());
+            };
             slot.open = true;
-            return Ok((slot.number, slot.recovered.take()));
+            return Ok((slot.number, Some(recovered)));
         }
         let number = w.next_number;
         w.next_number = number.checked_add(1).ok_or(StoreError::InvalidSessionId {
@@ -480,12 +487,16 @@ impl Inner {
     }
 
     /// The store of session `name` is closed (`removed`: and deleted).
-    pub(super) fn release(&self, name: &str, removed: bool) {
+    /// `kept`: the state it left, every record of it written to the log,
+    /// for the next store of the session to go on from; `None` when its
+    /// last records could not be written (that store failed).
+    pub(super) fn release(&self, name: &str, removed: bool, kept: Option<Recovered>) {
         let mut w = lock_or_recover(&self.writer);
         if removed {
             w.sessions.remove(name);
         } else if let Some(slot) = w.sessions.get_mut(name) {
             slot.open = false;
+            slot.recovered = kept;
         }
     }
 

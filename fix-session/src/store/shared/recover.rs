@@ -297,6 +297,10 @@ fn replay(
             Ok(())
         }
         Record::Removed => {
+            // Its records before are dead, whether or not its Reset is
+            // still in the log (its segment removed once it no longer
+            // pinned it).
+            orphans.remove(&rec.session);
             by_number.remove(&rec.session);
             Ok(())
         }

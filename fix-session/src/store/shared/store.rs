@@ -8,7 +8,7 @@ use std::task::{Context, Poll};
 use std::time::SystemTime;
 
 use super::format::{self, MESSAGE};
-use super::log::{Inner, Log, Pos, Waiting, read_at, segment_path, split};
+use super::log::{Inner, Log, Pos, Recovered, Waiting, read_at, segment_path, split};
 use crate::store::{
     Chunk, ChunkLimit, Durable, Entry, IoOperation, MessageStore, State, StoreError, SyncDone,
     SyncJob, check_seq, visit_chunk,
@@ -132,7 +132,7 @@ impl SharedStore {
         if fresh && let Err(e) = store.reset(now) {
             // Never named durably: the log forgets it, and the store's drop
             // writes nothing more.
-            store.log.release(name, true);
+            store.log.release(name, true, None);
             store.removed = true;
             return Err(e);
         }
@@ -312,10 +312,12 @@ impl Drop for SharedStore {
         // Written, not synced: what a process that stops keeps in the page
         // cache, as a file store's mapped records are (never acknowledged, so
         // a crash may lose them; a clean stop does not).
-        if !self.removed && !self.poisoned {
-            let _ = self.flush();
-        }
-        self.log.release(&self.name, self.removed);
+        let written = !self.removed && !self.poisoned && self.flush().is_ok();
+        let kept = written.then(|| Recovered {
+            state: std::mem::replace(&mut self.state, State::new(SystemTime::UNIX_EPOCH, 0)),
+            counts: Default::default(),
+        });
+        self.log.release(&self.name, self.removed, kept);
     }
 }
 
