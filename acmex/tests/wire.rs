@@ -1,7 +1,7 @@
 //! The generated ACMEX crate on the wire: its custom field, venue-only enum value
 //! and fee group written byte for byte as expected (BodyLength and CheckSum by the
 //! naive builder), read back, and validated by ACMEX's tables where plain FIX 4.4's
-//! reject them: the claim README makes.
+//! reject them: the claim docs/parsing.md makes (Your venue's dictionary).
 
 use acmex::Message;
 use acmex::components::{HeaderBuilder, HeaderRequired, InstrumentBuilder};

@@ -10,7 +10,7 @@
 //! ```
 //!
 //! Then run `--example tradeclient` in another terminal and watch the
-//! counters move. The names are listed in fix-engine's README section.
+//! counters move. The names are listed in docs/operations.md.
 
 #[path = "trading/mod.rs"]
 mod trading;

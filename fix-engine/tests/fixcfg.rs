@@ -52,7 +52,7 @@ fn the_samples_check() {
     // Without QueuedMessageMaxAge or QueuedWhileDown, the engine decides.
     assert!(!out.contains("queued"), "{out}");
 
-    // README's PostgreSQL sample: its database is reached only with --connect.
+    // docs/high-availability.md's PostgreSQL sample: its database is reached only with --connect.
     let o = fixcfg(&["check", "--strict", "samples/executor-pg.cfg"]);
     let out = stdout(&o);
     assert!(o.status.success(), "{out}");

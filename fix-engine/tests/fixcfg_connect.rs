@@ -234,7 +234,7 @@ async fn the_engine_s_start_error_says_the_server_s_message() {
     );
 }
 
-/// README's way to a PostgreSQL for trying: `scripts/dev-postgres.sh start`
+/// docs/high-availability.md's way to a PostgreSQL for trying: `scripts/dev-postgres.sh start`
 /// prints settings lines that `fixcfg check --connect` passes with, and
 /// `stop` stops it (the same as the step in `.ci/run`).
 #[test]

@@ -1,6 +1,8 @@
-//! The README's list of settings is the table's (`config::keys_markdown`):
-//! this test fails when they differ; `UPDATE_EXPECT=1 cargo test -p
-//! fix-engine --test readme_keys` writes the table's into the README.
+//! The list of settings in docs/settings.md is the table's
+//! (`config::keys_markdown`): this test fails when they differ;
+//! `UPDATE_EXPECT=1 cargo test -p fix-engine --test readme_keys` writes the
+//! table's into docs/settings.md. And README's engine example is fix-engine's
+//! crate example.
 
 use std::path::Path;
 
@@ -8,17 +10,17 @@ const START: &str = "<!-- settings-table: generated from fix-engine/src/config/k
 const END: &str = "<!-- settings-table end -->";
 
 #[test]
-fn readme_lists_every_key_of_the_table() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
+fn settings_doc_lists_every_key_of_the_table() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/settings.md");
     let readme = std::fs::read_to_string(&path).unwrap();
     let start = readme
         .find(START)
-        .expect("README.md has the settings table's start marker")
+        .expect("docs/settings.md has the settings table's start marker")
         + START.len();
     let end = start
         + readme[start..]
             .find(END)
-            .expect("README.md has the settings table's end marker");
+            .expect("docs/settings.md has the settings table's end marker");
     let table = fix_engine::config::keys_markdown();
     if readme[start..end] == table {
         return;
@@ -29,7 +31,7 @@ fn readme_lists_every_key_of_the_table() {
         return;
     }
     panic!(
-        "README.md's list of settings was not up to date with fix-engine/src/config/keys.rs: \
+        "docs/settings.md's list of settings was not up to date with fix-engine/src/config/keys.rs: \
          run `UPDATE_EXPECT=1 cargo test -p fix-engine --test readme_keys` and commit"
     );
 }

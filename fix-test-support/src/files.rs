@@ -73,7 +73,7 @@ pub fn fixture_present(path: &Path) -> bool {
     let ci = std::env::var("CI").is_ok_and(|v| v == "true");
     assert!(
         !ci,
-        "{test}: the fixture {} is missing, and CI=true runs every test (README: Fixtures)",
+        "{test}: the fixture {} is missing, and CI=true runs every test (docs/testing.md: Fixtures)",
         path.display()
     );
     // One line per test, though a property test asks once per case.
@@ -87,7 +87,7 @@ pub fn fixture_present(path: &Path) -> bool {
     // is worth seeing in a passing run.
     let _ = writeln!(
         std::io::stderr(),
-        "skipped {test}: {} is absent (README: Fixtures)",
+        "skipped {test}: {} is absent (docs/testing.md: Fixtures)",
         path.display()
     );
     false

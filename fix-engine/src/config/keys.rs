@@ -2,7 +2,7 @@
 //! QuickFIX/n, QuickFIX/Go and this engine, saying what the key takes, where it
 //! applies, its default, what it sets, and what this engine does with it. The
 //! file reader, the builder's checks, the error and warning texts and the
-//! README's list of keys all come from here ([`keys`]).
+//! list of keys in docs/settings.md all come from here ([`keys`]).
 
 use std::fmt;
 
@@ -546,7 +546,7 @@ table! {
     AllowedRemoteAddresses => row(HostList, "QuickFIX/J: the addresses (IP addresses or host names, comma-separated) an acceptor session takes connections from; absent, any").acceptor().sets("SessionSettings::allowed_remote_addresses"),
     UseTCPProxy => row(YesNo, "QuickFIX/Go: connections start with a PROXY protocol header").acceptor().always(&["N"], "connections carry FIX from their first byte").else_not_applied("needs the acceptor's connection reader"),
     HttpAcceptPort => row(Port, "QuickFIX: the port of an HTTP status page").default_only().ignored("there is no HTTP status page"),
-    AdminSocket => row(Path, "This engine: a Unix socket operators' commands are answered on, a line each (sessions, status, set-next, reset, logout, disconnect, hold, release, add, remove; see the README); absent, none").default_only().sets("EngineOptions::admin_socket"),
+    AdminSocket => row(Path, "This engine: a Unix socket operators' commands are answered on, a line each (sessions, status, set-next, reset, logout, disconnect, hold, release, add, remove; see docs/operations.md); absent, none").default_only().sets("EngineOptions::admin_socket"),
 
     // Sockets.
     SocketNodelay => row(YesNo, "TCP_NODELAY on the session's socket").aka(&["SocketTcpNoDelay"]).or("Y").sets("SessionSettings::tcp_nodelay"),
@@ -720,7 +720,7 @@ impl Fixed {
 
 /// Every setting this engine knows (QuickFIX C++'s, QuickFIX/J's,
 /// QuickFIX/n's, QuickFIX/Go's and its own), one row each, in the order of the
-/// README's list.
+/// list in docs/settings.md.
 ///
 /// ```
 /// let keys = fix_engine::config::keys();
@@ -751,9 +751,9 @@ pub fn key(name: &str) -> Option<&'static KeyInfo> {
     }
 }
 
-/// The README's list of settings, made from the table: one line per key with
+/// The list of settings in docs/settings.md, made from the table: one line per key with
 /// its other names, the sessions it is for, its default, its meaning and what
-/// the engine does with it (a test keeps the README's copy the same).
+/// the engine does with it (a test keeps docs/settings.md's copy the same).
 ///
 /// ```
 /// let list = fix_engine::config::keys_markdown();

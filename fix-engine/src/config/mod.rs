@@ -5,7 +5,7 @@
 //! `#` starts a comment line, blank lines are skipped, keys are read without
 //! regard to case. Every key of QuickFIX C++, QuickFIX/J, QuickFIX/n and
 //! QuickFIX/Go is known, with its meaning and default, in one table ([`keys`],
-//! listed in the README), so a QuickFIX user's file loads as it is:
+//! listed in docs/settings.md), so a QuickFIX user's file loads as it is:
 //!
 //! - a key the engine implements is read (with the other implementations'
 //!   names for it, such as `SocketTcpNoDelay` or `SSLEnable`);

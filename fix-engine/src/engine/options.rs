@@ -78,7 +78,7 @@ pub struct EngineOptions {
     /// A Unix socket the engine answers operators' commands on, one line
     /// each (`sessions`, `status ID`, `set-next ID sender N target M`,
     /// `reset ID`, `logout ID`, `disconnect ID`, `hold ID`, `release ID`; see
-    /// the README). Made with mode 0600 when the engine starts (a stale
+    /// docs/operations.md). Made with mode 0600 when the engine starts (a stale
     /// socket file left there is replaced), removed at shutdown. The
     /// settings' `[DEFAULT]` key `AdminSocket` gives it when this is `None`.
     /// Unix only; default `None`: no socket.
