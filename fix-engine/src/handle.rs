@@ -805,12 +805,18 @@ impl SessionHandle {
             push_record_head(&mut q, mt_len, 0, ticket);
             q.extend_from_slice(msg_type);
             let encoded = encode_in_queue(&mut q, body_at, capacity, msg)
-                .and_then(|n| self.checked(msg_type, &q[body_at..body_at + n]).map(|()| n));
+                .and_then(|n| self.checked(msg_type, &q[body_at..body_at + n]).map(|()| n))
+                // A queue configured past 4 GiB could hold a body its
+                // record's length field cannot say: refused, never wrapped.
+                .and_then(|n| {
+                    u32::try_from(n)
+                        .map(|len| (n, len))
+                        .map_err(|_| SendError::TooLarge)
+                });
             match encoded {
-                Ok(n) => {
+                Ok((n, len)) => {
                     q.truncate(body_at + n);
-                    // `encode_in_queue` kept the body within the queue's capacity.
-                    q[start + 1..start + 5].copy_from_slice(&(n as u32).to_le_bytes());
+                    q[start + 1..start + 5].copy_from_slice(&len.to_le_bytes());
                 }
                 Err(e) => {
                     q.truncate(start);
