@@ -56,7 +56,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use fix_engine::Engine;
-use fix_session::{ChunkLimit, FileStore, MessageStore, SessionId};
+use fix_session::SessionId;
+use fix_session::store::StoreLog;
 
 use crate::book::{Book, Mark, Report};
 use crate::ours::{self, Trader};
@@ -414,26 +415,21 @@ fn check_store(
     expected: &[&str],
     received: &HashMap<String, u64>,
 ) -> Result<(), String> {
-    let mut store =
-        FileStore::open(dir, &ours_id().store_name()).map_err(|e| format!("our store: {e}"))?;
+    // Read as fixstore reads it, whichever store the engine kept it in
+    // (its shared log by default).
+    let store =
+        StoreLog::open(dir, &ours_id().store_name()).map_err(|e| format!("our store: {e}"))?;
     let mut stored: HashMap<String, Vec<u64>> = HashMap::new();
-    let mut at = 1;
-    loop {
-        let chunk = store
-            .read_stored(at, u64::MAX, ChunkLimit::default(), &mut |seq, msg| {
-                let fields: Vec<&[u8]> = msg.split(|&b| b == 1).collect();
-                if fields.contains(&&b"35=8"[..]) {
-                    let id = fields.iter().find_map(|f| f.strip_prefix(b"11="));
-                    let id = String::from_utf8_lossy(id.unwrap_or_default()).into_owned();
-                    stored.entry(id).or_default().push(seq);
-                }
-            })
-            .map_err(|e| format!("our store: {e}"))?;
-        match chunk.resume_at {
-            Some(next) => at = next,
-            None => break,
-        }
-    }
+    store
+        .read_messages(&mut |seq, msg| {
+            let fields: Vec<&[u8]> = msg.split(|&b| b == 1).collect();
+            if fields.contains(&&b"35=8"[..]) {
+                let id = fields.iter().find_map(|f| f.strip_prefix(b"11="));
+                let id = String::from_utf8_lossy(id.unwrap_or_default()).into_owned();
+                stored.entry(id).or_default().push(seq);
+            }
+        })
+        .map_err(|e| format!("our store: {e}"))?;
     for id in expected {
         match stored.get(*id).map(Vec::as_slice) {
             Some([seq]) if received.get(*id) == Some(seq) => {}

@@ -39,7 +39,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use book::Book;
-use fix_session::{FileStore, MessageStore, SessionId};
+use fix_session::SessionId;
 use ours::Ours;
 use quickfix_cpp::Role;
 
@@ -230,7 +230,8 @@ fn each_once(sent: &[String], ours_book: &Book, qf_book: &Book) -> Result<(), St
 /// other way round: nothing sent is missing on either side, and neither reset.
 /// `ours` and `qf` are the sides' directories; their engines have stopped.
 pub(crate) fn numbers_agree(ours: &Path, id: &SessionId, qf: &Path) -> Result<(), String> {
-    let store = FileStore::open(ours.join("store"), &id.store_name())
+    // Read as fixstore reads it, whichever store the engine kept it in.
+    let store = fix_session::store::StoreLog::open(ours.join("store"), &id.store_name())
         .map_err(|e| format!("our store: {e}"))?;
     // QuickFIX's FileStore: `<BeginString>-<its SenderCompID>-<its
     // TargetCompID>.seqnums`, holding "<next sender> : <next target>".
