@@ -13,7 +13,7 @@ use std::any::Any;
 use std::io;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
-use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::task::{Context, Poll};
 use std::time::{Duration, SystemTime};
 
@@ -33,6 +33,7 @@ use crate::handle::{ADMIN, BY_APP, Batch, DISCONNECT, DirectSend, Gate, LOGOUT, 
 use crate::journal::Journal;
 use crate::log::LogError;
 use crate::metrics::SessionMetrics;
+use crate::synced_write::SyncedWrite;
 use crate::transport::Stream;
 
 /// The store of an engine's session: a file or memory store, as its settings say.
@@ -563,6 +564,7 @@ pub(crate) async fn run<D: Schema>(
     initial: &[u8],
 ) -> End {
     let tcp = stream.tcp().clone();
+    let synced_write = SyncedWrite::of(&stream);
     let started = {
         let mut slot = cell.lock();
         debug_assert!(matches!(slot.connection, Connection::Claimed));
@@ -581,7 +583,7 @@ pub(crate) async fn run<D: Schema>(
     };
     let end = match started {
         Ok(()) => {
-            let driven = std::pin::pin!(drive(&tcp, cell, shared, schedule, limits));
+            let driven = std::pin::pin!(drive(&tcp, synced_write, cell, shared, schedule, limits));
             CatchUnwind(driven).await.unwrap_or_else(End::Panicked)
         }
         Err(end) => end,
@@ -719,6 +721,8 @@ struct Progress {
     sync_began: Option<Instant>,
     /// The connection's unsent output as the engine's budget counts it.
     output: OutputCharge,
+    /// The sync thread's writer of the connection's synced bytes (plain TCP).
+    synced_write: Option<Arc<SyncedWrite>>,
 }
 
 /// A connection's unsent output, charged to the engine's memory budget (the
@@ -757,6 +761,7 @@ impl Drop for OutputCharge {
 
 async fn drive<D: Schema>(
     tcp: &tokio::net::TcpStream,
+    synced_write: Option<Arc<SyncedWrite>>,
     cell: &SessionCell<D>,
     shared: &Shared,
     schedule: &Schedule,
@@ -773,6 +778,7 @@ async fn drive<D: Schema>(
             budget: cell.lock().session.config().shared_budget.clone(),
             charged: 0,
         },
+        synced_write,
     };
     let sleep = tokio::time::sleep_until(Instant::now());
     tokio::pin!(sleep);
@@ -845,6 +851,9 @@ async fn end_sync_in_flight<D: Schema>(
             ..
         } = &mut *slot;
         let ended = session.end_sync(done);
+        if ended.is_ok() {
+            take_synced_write(session, progress);
+        }
         settle(shared, sync_taken, ended.as_ref().err());
     }
     end
@@ -860,15 +869,17 @@ fn begin_sync<D: Schema>(
     shared: &Shared,
     taken: &mut Vec<(u64, u64)>,
     sync_taken: &mut Vec<(u64, u64)>,
-    syncing: &mut Option<Syncing>,
+    progress: &mut Progress,
+    stream: &Stream,
 ) -> Result<(), SessionError> {
-    if syncing.is_some() {
+    if progress.syncing.is_some() {
         return Ok(());
     }
     match session.begin_sync()? {
         Some(job) => {
             std::mem::swap(taken, sync_taken);
-            *syncing = Some(start_sync(job));
+            progress.syncing = Some(start_sync(job));
+            hand_to_sync_thread(session, progress, stream);
         }
         None => settle(shared, taken, None),
     }
@@ -879,6 +890,30 @@ fn start_sync(job: SyncJob) -> Syncing {
     match job.into_wait() {
         Ok(wait) => Syncing::Awaited(wait),
         Err(job) => Syncing::Blocking(job.id(), tokio::task::spawn_blocking(move || job.run())),
+    }
+}
+
+/// Has the sync thread write the bytes the sync just begun holds back, the
+/// moment they are durable, when nothing else of the connection's is
+/// waiting to go before them (see [`crate::synced_write`]).
+fn hand_to_sync_thread<D: Schema>(
+    session: &Session<Store, D>,
+    progress: &Progress,
+    stream: &Stream,
+) {
+    let (Some(writer), Some(Syncing::Awaited(wait))) = (&progress.synced_write, &progress.syncing)
+    else {
+        return;
+    };
+    if session.output().is_empty() && !stream.has_unsent() && writer.arm(session.syncing_output()) {
+        wait.on_durable(writer.clone());
+    }
+}
+
+/// The sync ended: what the sync thread wrote of its bytes is written.
+fn take_synced_write<D: Schema>(session: &mut Session<Store, D>, progress: &Progress) {
+    if let Some(writer) = &progress.synced_write {
+        session.consume_output(writer.settle());
     }
 }
 
@@ -1007,6 +1042,9 @@ impl<'a, D: Schema> Step<'a, D> {
                     self.metrics.synced(began.elapsed().as_secs_f64());
                 }
                 let ended = self.session.end_sync(done);
+                if ended.is_ok() {
+                    take_synced_write(self.session, self.progress);
+                }
                 settle(self.shared, self.sync_taken, ended.as_ref().err());
                 ended.map_err(End::Failed)?;
             }
@@ -1140,7 +1178,8 @@ impl<'a, D: Schema> Step<'a, D> {
             self.shared,
             self.taken,
             self.sync_taken,
-            &mut self.progress.syncing,
+            self.progress,
+            self.stream,
         );
         if self.progress.syncing.is_some() {
             if idle {

@@ -130,6 +130,7 @@ pub mod log;
 mod logon_tags;
 mod metrics;
 mod net;
+mod synced_write;
 mod tls;
 mod transport;
 

@@ -129,6 +129,8 @@ async fn answered(rx: &mut mpsc::UnboundedReceiver<(SessionId, Event)>, n: usize
 /// and result as printed, and its end time (entry + duration).
 #[derive(Debug)]
 struct Call {
+    /// The thread that made it.
+    tid: String,
     start: f64,
     end: f64,
     name: String,
@@ -185,6 +187,7 @@ fn calls(trace: &str) -> Vec<Call> {
             tail
         };
         out.push(Call {
+            tid: pid.to_owned(),
             start,
             end,
             name,
@@ -265,6 +268,12 @@ fn hex(s: &str) -> u64 {
 struct Seen {
     synced: HashMap<PathBuf, Vec<(f64, u64, u64)>>,
     sockets: BTreeMap<String, Vec<(f64, Vec<u8>)>>,
+    /// The threads that synced the shared log's segments.
+    sync_threads: std::collections::HashSet<String>,
+    /// Socket writes made by those threads (the bytes a sync held back,
+    /// written by the thread that synced them), and all socket writes.
+    writes_by_sync_threads: usize,
+    writes: usize,
 }
 
 fn seen(calls: &[Call]) -> Seen {
@@ -304,6 +313,7 @@ fn seen(calls: &[Call]) -> Seen {
                     .map(|&(_, from, to)| (call.end, from, to))
                     .collect();
                 seen.synced.entry(path).or_default().extend(covered);
+                seen.sync_threads.insert(call.tid.clone());
             }
             "mmap" if call.args.contains("MAP_SHARED") && call.args.contains(".log>") => {
                 let (Some(path), Ok(len), Ok(off)) = (
@@ -347,6 +357,10 @@ fn seen(calls: &[Call]) -> Seen {
                 let mut bytes = unescape(buf);
                 bytes.truncate(written);
                 let socket = fd_path(args[0]).unwrap_or_default().to_owned();
+                seen.writes += 1;
+                if seen.sync_threads.contains(&call.tid) {
+                    seen.writes_by_sync_threads += 1;
+                }
                 seen.sockets
                     .entry(socket)
                     .or_default()
@@ -458,6 +472,13 @@ fn field(msg: &[u8], tag: &str) -> Option<String> {
 /// messages reached a socket and those (sender, MsgSeqNum) that did so
 /// before a finished sync covered their record.
 fn traced_run(sync: &str) -> (usize, Vec<(String, u64)>) {
+    let (checked, early, _) = traced_run_seen(sync);
+    (checked, early)
+}
+
+/// [`traced_run`], and how many socket writes the shared log's sync
+/// threads made, of how many.
+fn traced_run_seen(sync: &str) -> (usize, Vec<(String, u64)>, (usize, usize)) {
     let dir = temp_dir(&format!("power-loss-{sync}"));
     let trace = dir.join("trace");
     let status = Command::new("strace")
@@ -523,7 +544,7 @@ fn traced_run(sync: &str) -> (usize, Vec<(String, u64)>) {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    (checked, early)
+    (checked, early, (seen.writes_by_sync_threads, seen.writes))
 }
 
 #[test]
@@ -531,11 +552,16 @@ fn no_message_reaches_the_socket_before_an_fdatasync_of_the_shared_log_covering_
     if std::env::var(ROLE).is_ok() {
         return;
     }
-    let (checked, early) = traced_run("Y");
+    let (checked, early, (by_sync, writes)) = traced_run_seen("Y");
     let orders = QUEUED + DIRECT;
     assert!(checked >= 2 * orders + 4, "{checked} messages seen");
     assert_eq!(early, [], "sent before a sync covered them");
     println!("power loss: {checked} messages sent, each after an fdatasync covering its record");
+    // The bytes a sync held back leave from the thread that synced them
+    // (no wake-up of the connection's task in between), where nothing
+    // else of the connection's waits before them.
+    println!("power loss: {by_sync} of {writes} socket writes made by the sync thread");
+    assert!(by_sync > 0, "the sync thread wrote none of {writes} writes");
 }
 
 #[test]

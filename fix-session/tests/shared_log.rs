@@ -65,8 +65,10 @@ fn one_sync_covers_every_session_that_wrote_meanwhile() {
     }
     let syncs = log.syncs() - before;
     // 100 sessions, a sync of the disk each would be 100: the log's thread
-    // syncs what was written while it synced, a few times at most.
-    assert!(syncs <= 10, "{syncs} syncs for 100 sessions");
+    // syncs what was written while it synced, a few times (each begin asks
+    // for a sync at once, so a test thread descheduled on a busy machine
+    // sees a few more).
+    assert!(syncs <= 25, "{syncs} syncs for 100 sessions");
     println!("100 sessions durable with {syncs} syncs");
 }
 
@@ -450,4 +452,63 @@ fn tasks_awaiting_their_syncs_are_woken_once_each_sync_covers_them() {
         assert!(stores.iter().all(|s| !s.pending_sync()));
     }
     println!("20 rounds of 50 sessions in {:?}", started.elapsed());
+}
+
+/// Counts its calls, and what the log had synced and which thread ran it.
+struct Hook {
+    log: SharedLog,
+    calls: std::sync::Mutex<Vec<(u64, std::thread::ThreadId)>>,
+}
+
+impl fix_session::store::OnDurable for Hook {
+    fn on_durable(&self) {
+        let seen = (self.log.syncs(), std::thread::current().id());
+        self.calls.lock().unwrap().push(seen);
+    }
+}
+
+/// Awaits `wait` on this thread, as a task would.
+fn await_sync(wait: fix_session::store::SyncWait) -> fix_session::store::SyncDone {
+    use std::future::Future;
+    let waker = std::task::Waker::from(std::sync::Arc::new(Unpark(std::thread::current())));
+    let mut cx = std::task::Context::from_waker(&waker);
+    let mut wait = std::pin::pin!(wait);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let std::task::Poll::Ready(done) = wait.as_mut().poll(&mut cx) {
+            return done;
+        }
+        assert!(Instant::now() < deadline, "a wait was never woken");
+        std::thread::park_timeout(deadline - Instant::now());
+    }
+}
+
+#[test]
+fn a_hook_runs_once_on_the_sync_thread_after_its_records_are_durable() {
+    let dir = TempDir::new("shared-hook");
+    let log = SharedLog::open(dir.path(), SharedLogOptions::new()).unwrap();
+    let mut store = log.open_store(&name(1), SystemTime::now()).unwrap();
+    let hook = std::sync::Arc::new(Hook {
+        log: log.clone(),
+        calls: std::sync::Mutex::new(Vec::new()),
+    });
+    let calls = |h: &Hook| h.calls.lock().unwrap().clone();
+
+    let before = log.syncs();
+    store.store(1, b"35=D\x01").unwrap();
+    let wait = store.begin_sync().unwrap().unwrap().into_wait().unwrap();
+    assert!(wait.on_durable(hook.clone()));
+    store.end_sync(await_sync(wait)).unwrap();
+    let ran = calls(&hook);
+    assert_eq!(ran.len(), 1, "the hook runs once: {ran:?}");
+    assert!(ran[0].0 > before, "it ran before the sync ended: {ran:?}");
+    assert_ne!(ran[0].1, std::thread::current().id());
+
+    // Later syncs, without a hook of their own, do not run it again.
+    for seq in 2..5 {
+        store.store(seq, b"35=D\x01").unwrap();
+        let wait = store.begin_sync().unwrap().unwrap().into_wait().unwrap();
+        store.end_sync(await_sync(wait)).unwrap();
+    }
+    assert_eq!(calls(&hook).len(), 1);
 }

@@ -741,6 +741,25 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         Ok(())
     }
 
+    /// The bytes the sync in flight holds back: handed out through
+    /// [`Session::output`] when it ends, after what is there now. Empty
+    /// when no sync is in flight. A transport that writes them itself the
+    /// moment they are durable (from the thread that synced) marks them
+    /// written with [`Session::consume_output`] once the sync has ended.
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert!(s.syncing_output().is_empty());
+    /// ```
+    pub fn syncing_output(&self) -> &[u8] {
+        if !self.store.sync_in_flight() {
+            return &[];
+        }
+        let end = self.conn.syncing_to.min(self.output.len());
+        &self.output[self.conn.released.min(end)..end]
+    }
+
     /// Whether a sync [`Session::begin_sync`] started has not ended.
     ///
     /// ```

@@ -46,6 +46,36 @@ pub trait Durable: Send + Sync {
         let _ = cx;
         Poll::Ready(Ok(()))
     }
+
+    /// Has the thread that makes this target durable call `hook` the moment
+    /// the job waited for is durable, before the task waiting is woken
+    /// (`None` takes a hook back); whether the target does. A target of
+    /// [`awaitable`](Self::awaitable) jobs may; the default does not.
+    fn on_durable(&self, hook: Option<Arc<dyn OnDurable>>) -> bool {
+        let _ = hook;
+        false
+    }
+}
+
+/// Work done on the thread that syncs, the moment a job's records are
+/// durable and before the task awaiting it hears so: an engine writes the
+/// bytes the sync held back to the socket here, saving the task's wake-up
+/// on the way from the disk to the wire.
+///
+/// Called at most once a [`SyncWait::on_durable`], never when the sync
+/// failed; it must not block (the next sync waits for it).
+///
+/// ```
+/// use fix_session::store::OnDurable;
+/// struct Note;
+/// impl OnDurable for Note {
+///     fn on_durable(&self) {}
+/// }
+/// Note.on_durable();
+/// ```
+pub trait OnDurable: Send + Sync {
+    /// The job's records are durable.
+    fn on_durable(&self);
 }
 
 /// A byte range of the log file, written through the store's shared mapping.
@@ -155,6 +185,21 @@ impl SyncWait {
     /// The job's number.
     pub fn id(&self) -> u64 {
         self.job.id
+    }
+
+    /// Has the store's sync thread call `hook` once, the moment this job's
+    /// records are durable and before this future is woken; whether it will
+    /// (a sync that fails never calls it; nor does one that had ended
+    /// already, or a job dropped first). The hook is taken back when this
+    /// future is dropped.
+    pub fn on_durable(&self, hook: Arc<dyn OnDurable>) -> bool {
+        self.job.target.on_durable(Some(hook))
+    }
+}
+
+impl Drop for SyncWait {
+    fn drop(&mut self) {
+        self.job.target.on_durable(None);
     }
 }
 

@@ -50,12 +50,14 @@ mod shared;
 
 use std::time::SystemTime;
 
-pub use durable::{Durable, SyncDone, SyncJob, SyncWait};
+pub use durable::{Durable, OnDurable, SyncDone, SyncJob, SyncWait};
 pub use error::{Direction, IoOperation, StoreError};
 pub use file::{FileOptions, FileStore, SyncPolicy, TornTail};
 pub use inspect::{RecordCounts, StoreLog, file_sessions, sessions};
 pub use memory::MemoryStore;
-pub use shared::{SHARED_LOG_DIR, SharedLog, SharedLogOptions, SharedStore, WeakSharedLog};
+pub use shared::{
+    MAX_HOOKS_A_SYNC, SHARED_LOG_DIR, SharedLog, SharedLogOptions, SharedStore, WeakSharedLog,
+};
 
 /// The longest message a store takes, in bytes (64 MiB): a bound on every buffer
 /// the stores keep, and on what the file store believes of a record's length field.

@@ -12,7 +12,7 @@ use std::thread::JoinHandle;
 use super::format;
 use super::recover;
 pub(super) use super::recover::Recovered;
-use crate::store::{IoOperation, StoreError, lock};
+use crate::store::{IoOperation, OnDurable, StoreError, lock};
 
 /// A position in the log: the segment's number above bit 40, the offset in
 /// it below. Positions grow with every append, across segments.
@@ -103,15 +103,50 @@ pub(super) struct Writer {
 
 /// A store's job, as the sync thread sees it: the position it waits for
 /// and the waker of the task awaiting it.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(super) struct Waiting {
     pub(super) at: AtomicU64,
     waker: Mutex<Option<Waker>>,
     /// In the sync thread's list.
     registered: AtomicBool,
+    /// What the sync thread runs once the position given with it is durable.
+    after: Mutex<Option<(Pos, Arc<dyn OnDurable>)>>,
 }
 
+impl std::fmt::Debug for Waiting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Waiting")
+            .field("at", &self.at)
+            .field("registered", &self.registered)
+            .finish_non_exhaustive()
+    }
+}
+
+/// At most this many [`OnDurable`] hooks run after one sync, before the
+/// next sync may start; the tasks of the others are woken as usual. A sync
+/// covering many sessions then does not wait for each one's socket.
+pub const MAX_HOOKS_A_SYNC: usize = 16;
+
 impl Waiting {
+    /// Sets (or with `None` takes back) the hook for the job waiting now.
+    pub(super) fn set_after(&self, hook: Option<Arc<dyn OnDurable>>) {
+        let at = self.at.load(Ordering::Acquire);
+        *lock_or_recover(&self.after) = hook.map(|h| (at, h));
+    }
+
+    /// Runs the hook if the position it was given with is durable by
+    /// `durable`: taken under its lock, so it runs once.
+    fn run_after(&self, durable: Pos) -> bool {
+        let hook = {
+            let mut after = lock_or_recover(&self.after);
+            match &*after {
+                Some((at, _)) if *at <= durable => after.take().map(|(_, h)| h),
+                _ => None,
+            }
+        };
+        hook.map(|h| h.on_durable()).is_some()
+    }
+
     fn set_waker(&self, waker: &Waker) {
         let mut slot = lock_or_recover(&self.waker);
         if !slot.as_ref().is_some_and(|w| w.will_wake(waker)) {
@@ -601,6 +636,7 @@ fn sync_loop(inner: &Inner) {
         };
         let result = files.iter().try_for_each(|f| f.sync_data());
         files.clear();
+        let synced = result.is_ok();
         let mut s = lock_or_recover(&inner.sync);
         match result {
             Ok(()) => {
@@ -631,7 +667,12 @@ fn sync_loop(inner: &Inner) {
         }
         drop(s);
         inner.done.notify_all();
+        let durable = inner.durable();
+        let mut hooks = 0;
         for w in woken.drain(..) {
+            if hooks < MAX_HOOKS_A_SYNC && synced && w.run_after(durable) {
+                hooks += 1;
+            }
             w.wake();
         }
     }

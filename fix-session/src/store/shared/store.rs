@@ -10,8 +10,8 @@ use std::time::SystemTime;
 use super::format::{self, MESSAGE};
 use super::log::{Inner, Log, Pos, Recovered, Waiting, read_at, segment_path, split};
 use crate::store::{
-    Chunk, ChunkLimit, Durable, Entry, IoOperation, MessageStore, State, StoreError, SyncDone,
-    SyncJob, check_seq, visit_chunk,
+    Chunk, ChunkLimit, Durable, Entry, IoOperation, MessageStore, OnDurable, State, StoreError,
+    SyncDone, SyncJob, check_seq, visit_chunk,
 };
 
 /// Marks an index entry whose record is still in the store's pending batch:
@@ -74,6 +74,11 @@ impl Durable for Waiter {
 
     fn poll_durable(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         self.log.poll_durable(&self.waiting, cx)
+    }
+
+    fn on_durable(&self, hook: Option<Arc<dyn OnDurable>>) -> bool {
+        self.waiting.set_after(hook);
+        true
     }
 }
 
