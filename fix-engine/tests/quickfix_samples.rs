@@ -173,12 +173,12 @@ fn quickfix_go_tradeclient_tls_names() {
         Some(Path::new("target/quickfix-samples/ca.pem"))
     );
     assert_eq!(tls.server_name.as_deref(), Some("fix.example.com"));
-    // Certificate checks cannot be turned off.
+    assert!(tls.verify_certificates);
+    // QuickFIX/Go's switch for certificate checks turns them off, as there.
     let text = std::fs::read_to_string(sample("go-tradeclient.cfg")).unwrap();
     let insecure = text.replace("SocketInsecureSkipVerify=N", "SocketInsecureSkipVerify=Y");
-    let e = Settings::parse("go.cfg", &insecure).unwrap_err();
-    assert_eq!(e.key(), Some("SocketInsecureSkipVerify"));
-    assert!(matches!(e.kind(), ErrorKind::UnsupportedValue { .. }));
+    let s = Settings::parse("go.cfg", &insecure).unwrap();
+    assert!(!s.sessions()[0].tls.as_ref().unwrap().verify_certificates);
 }
 
 #[test]
@@ -277,11 +277,13 @@ const QUICKFIX_SETTINGS: &[(&str, (usize, usize), Warned)] = &[
         (2, 0),
         &[(11, "ConnectionType"), (14, "ConnectionType")],
     ),
+    ("go-ssl-system-roots.cfg", (1, 0), &[]),
     (
         "n-failover-initiator.cfg",
         (1, 0),
         &[(13, "X_OrderRouting")],
     ),
+    ("n-ssl-unchecked-initiator.cfg", (1, 0), &[]),
     ("n-timezone-acceptor.cfg", (2, 0), &[]),
     ("qfj-banzai-initiator.cfg", (1, 0), &[]),
     (

@@ -756,15 +756,23 @@ fn missing_settings_name_the_session_line() {
             "missing: the key needs its certificate".into()
         )
     );
-    let ca = format!("{INITIATOR}SocketUseSSL=Y\n");
-    assert_eq!(
-        fails(&ca),
-        (
-            Some(1),
-            Some("CertificationAuthoritiesFile".into()),
-            "missing: an initiator checks the acceptor's certificate against it (for public certificate authorities, the system's bundle, such as /etc/ssl/certs/ca-certificates.crt)".into()
-        )
-    );
+    // An initiator without certificate authorities of its own checks
+    // against the system's, as QuickFIX does.
+    let system = Settings::parse("t.cfg", &format!("{INITIATOR}SocketUseSSL=Y\n")).unwrap();
+    let tls = system.sessions()[0].tls.as_ref().unwrap();
+    assert_eq!(tls.ca_file, None);
+    assert!(tls.verify_certificates);
+    // Clients' certificates asked for but not checked need no authority.
+    let unchecked = Settings::parse(
+        "t.cfg",
+        &format!(
+            "{ACCEPTOR}SocketUseSSL=Y\nServerCertificateFile=s\nCertificateVerifyLevel=1\nSSLValidateCertificates=N\n"
+        ),
+    )
+    .unwrap();
+    let tls = unchecked.sessions()[0].tls.as_ref().unwrap();
+    assert!(!tls.verify_certificates);
+    assert_eq!(tls.client_auth, fix_engine::config::ClientAuth::Required);
     for verify in [
         "NeedClientAuth=Y",
         "CertificateVerifyLevel=1",
@@ -1580,7 +1588,6 @@ fn what_the_engine_does_not_do_is_a_warning_or_an_error() {
     // What cannot be honoured is an error naming it.
     for (line, key) in [
         ("SSLCertificatePassword=secret", "SSLCertificatePassword"),
-        ("SSLValidateCertificates=N", "SSLValidateCertificates"),
         ("SocketAcceptProtocol=VM_PIPE", "SocketAcceptProtocol"),
         ("JdbcURL=jdbc:mysql://db/fix", "JdbcURL"),
     ] {

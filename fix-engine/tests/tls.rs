@@ -820,3 +820,135 @@ async fn client_certificate_names_bind_each_session_to_its_counterparty_s_certif
     honest.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
 }
+
+#[tokio::test]
+async fn certificate_checks_turned_off_take_any_certificate_and_say_so_in_the_event_log() {
+    let dir = temp_dir("tls-unchecked");
+    let ca = Ca::new(&dir, "ca");
+    let other_ca = Ca::new(&dir, "other-ca");
+    let server = ca.server("server");
+    let stranger = other_ca.client("stranger");
+    let logs = dir.join("logs");
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    // Clients' certificates required but not checked (QuickFIX/n's
+    // SSLValidateCertificates=N): no authority to give.
+    let acc = Engine::start(
+        settings([tls_acceptor("EXEC", "STRANGER", 0, &server)
+            .certificate_verify_level(ClientAuth::Required)
+            .ssl_validate_certificates(false)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let port = port_of(&acc);
+    let strict = Engine::start(
+        settings([tls_acceptor("EXEC", "STRICT", 0, &server)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let strict_port = port_of(&strict);
+    let (nocert_port, nocert_tries) = counting_proxy(port).await;
+    let (checked_port, checked_tries) = counting_proxy(strict_port).await;
+    let ini = Engine::start(
+        settings([
+            // A certificate from an authority the acceptor does not know, and
+            // the acceptor's unchecked (QuickFIX/n's switch): logged on.
+            initiator("STRANGER", "EXEC", port)
+                .socket_use_ssl(true)
+                .ssl_validate_certificates(false)
+                .certificate(&stranger.cert)
+                .private_key(&stranger.key)
+                .file_log_path(&logs),
+            // QuickFIX/Go's switch, to an acceptor asking for nothing.
+            initiator("STRICT", "EXEC", strict_port)
+                .socket_use_ssl(true)
+                .socket_insecure_skip_verify(true),
+            // A certificate is still required where the acceptor says so.
+            initiator("NOCERT", "EXEC", nocert_port)
+                .socket_use_ssl(true)
+                .ssl_validate_certificates(false),
+            // Checks on (the default), the system's authorities, which do not
+            // vouch for a test CA: refused.
+            initiator("CHECKED", "EXEC", checked_port).socket_use_ssl(true),
+        ]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    logged_on(&ini, &id("STRANGER", "EXEC")).await;
+    logged_on(&acc, &id("EXEC", "STRANGER")).await;
+    logged_on(&ini, &id("STRICT", "EXEC")).await;
+    refused_and_retried(&ini, &id("NOCERT", "EXEC"), &nocert_tries, &mut rx).await;
+    refused_and_retried(&ini, &id("CHECKED", "EXEC"), &checked_tries, &mut rx).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    strict.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+    let events = std::fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with(".event.current.log"))
+        .expect("an event log");
+    let events = std::fs::read_to_string(events).unwrap();
+    assert!(
+        events.contains("TLS without certificate checks"),
+        "the event log does not say so: {events}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Set in the child run of the test below: the server's certificate and key
+/// files, from a CA that SSL_CERT_FILE names.
+const SYSTEM_ROOTS_CHILD: &str = "FIX_TLS_SYSTEM_ROOTS_CHILD";
+
+#[tokio::test]
+async fn an_initiator_without_a_ca_file_trusts_the_system_s_authorities() {
+    // The system's authorities come from SSL_CERT_FILE when it is set: the
+    // test runs itself again with it naming a test CA (a process's own
+    // environment is not to be changed while its threads run).
+    let Ok(files) = std::env::var(SYSTEM_ROOTS_CHILD) else {
+        let dir = temp_dir("tls-system-roots");
+        let ca = Ca::new(&dir, "ca");
+        let server = ca.server("server");
+        let files = format!("{}\n{}", server.cert.display(), server.key.display());
+        let status = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "an_initiator_without_a_ca_file_trusts_the_system_s_authorities",
+                "--nocapture",
+                "-q",
+            ])
+            .env(SYSTEM_ROOTS_CHILD, files)
+            .env("SSL_CERT_FILE", &ca.cert)
+            .status()
+            .unwrap();
+        assert!(status.success(), "the child run failed: {status}");
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    };
+    let (cert, key) = files.split_once('\n').unwrap();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "SYSTEM", 0)
+            .socket_use_ssl(true)
+            .certificate(cert)
+            .private_key(key)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([initiator("SYSTEM", "EXEC", port_of(&acc)).socket_use_ssl(true)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    logged_on(&ini, &id("SYSTEM", "EXEC")).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}

@@ -630,6 +630,23 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         client_certificate_names(value: impl Into<String>) => ClientCertificateNames = Value::Text(value.into());
+        /// `SSLValidateCertificates` (QuickFIX/n; default on): off, the peer's
+        /// certificate is not checked (see [`Tls::verify_certificates`]).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).socket_use_ssl(true).ssl_validate_certificates(false);
+        /// # let _ = b;
+        /// ```
+        ssl_validate_certificates(value: bool) => SSLValidateCertificates = Value::Bool(value);
+        /// `SocketInsecureSkipVerify` (QuickFIX/Go; initiator only; default
+        /// off): on, the acceptor's certificate is not checked (see
+        /// [`Tls::verify_certificates`]).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).socket_use_ssl(true).socket_insecure_skip_verify(true);
+        /// # let _ = b;
+        /// ```
+        socket_insecure_skip_verify(value: bool) => SocketInsecureSkipVerify = Value::Bool(value);
         /// `SocketReuseAddress` (acceptor only; default on): the listener binds
         /// with `SO_REUSEADDR`, so that a restarted engine need not wait for the
         /// old connections' sockets to time out.
@@ -1301,6 +1318,8 @@ impl SessionBuilder {
                 ca_file: self.path(CertificationAuthoritiesFile),
                 revocation_lists: self.path(CertificateRevocationListFile),
                 client_auth: self.client_auth()?,
+                verify_certificates: self.flag(SSLValidateCertificates)
+                    && !(initiator && self.flag(SocketInsecureSkipVerify)),
                 server_name: self.text(SNIHostName).map(str::to_owned),
                 client_names: self
                     .text(ClientCertificateNames)
@@ -1324,13 +1343,10 @@ impl SessionBuilder {
                 (None, Some(_)) => return Err(missing(cert_key, "the key needs its certificate")),
                 _ => {}
             }
-            if initiator && tls.ca_file.is_none() {
-                return Err(missing(
-                    CertificationAuthoritiesFile,
-                    "an initiator checks the acceptor's certificate against it (for public certificate authorities, the system's bundle, such as /etc/ssl/certs/ca-certificates.crt)",
-                ));
-            }
-            if tls.client_auth != ClientAuth::None && tls.ca_file.is_none() {
+            if tls.client_auth != ClientAuth::None
+                && tls.verify_certificates
+                && tls.ca_file.is_none()
+            {
                 return Err(missing(
                     CertificationAuthoritiesFile,
                     "an acceptor that verifies clients checks their certificates against it",

@@ -459,9 +459,10 @@ impl std::fmt::Display for Endpoint {
 /// An acceptor presents `ServerCertificateFile` and verifies clients as
 /// `CertificateVerifyLevel` says, against `CertificationAuthoritiesFile`. An
 /// initiator verifies the acceptor's certificate against
-/// `CertificationAuthoritiesFile` (required: for public certificate
-/// authorities, name the system's bundle, such as
-/// `/etc/ssl/certs/ca-certificates.crt`) and the server name: `SNIHostName`, else
+/// `CertificationAuthoritiesFile`, or without one against the system's
+/// certificate authorities (`SSL_CERT_FILE` or `SSL_CERT_DIR`, else the
+/// system's bundle, as QuickFIX does with OpenSSL's defaults), and the server
+/// name: `SNIHostName`, else
 /// the `SocketConnectHost` it connects to, which it also sends as SNI when it
 /// is a DNS name; it presents `ClientCertificateFile` when given (mutual TLS).
 ///
@@ -485,7 +486,7 @@ impl std::fmt::Display for Endpoint {
 /// assert_eq!(tls.client_auth, ClientAuth::Required);
 /// # Ok::<(), fix_engine::config::ConfigError>(())
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Tls {
     /// Our certificate chain, PEM, our own certificate first:
     /// `ServerCertificateFile` for an acceptor (required),
@@ -497,8 +498,9 @@ pub struct Tls {
     pub private_key: Option<PathBuf>,
     /// `CertificationAuthoritiesFile`, PEM (or QuickFIX's
     /// `CertificationAuthoritiesDirectory`: a directory whose files are read):
-    /// the certificates the peer's is checked against (an initiator's is required; an acceptor's is read only
-    /// when it verifies clients).
+    /// the certificates the peer's is checked against (an initiator without
+    /// one uses the system's; an acceptor's is read only when it verifies
+    /// clients).
     pub ca_file: Option<PathBuf>,
     /// `CertificateRevocationListFile` (or QuickFIX's
     /// `CertificateRevocationListDirectory`: a directory whose files are
@@ -509,6 +511,16 @@ pub struct Tls {
     /// Whether an acceptor asks clients for a certificate: `CertificateVerifyLevel`
     /// (QuickFIX) or `NeedClientAuth=Y` (QuickFIX/J, [`ClientAuth::Required`]).
     pub client_auth: ClientAuth,
+    /// Whether the peer's certificate is checked (its chain to
+    /// `ca_file`'s authorities, or the system's for an initiator without
+    /// one; its validity; the name): on unless `SSLValidateCertificates=N`
+    /// (QuickFIX/n) or, for an initiator, `SocketInsecureSkipVerify=Y`
+    /// (QuickFIX/Go). Off, any certificate is taken (the handshake's
+    /// signatures are still checked, so the peer holds its key): for a test
+    /// against a self-signed certificate, never for trading over a network
+    /// one does not own. The engine warns at start and in each connection's
+    /// event log.
+    pub verify_certificates: bool,
     /// `SNIHostName` (QuickFIX/J; initiator only): the name the acceptor's
     /// certificate must hold, sent as SNI; `None` is each endpoint's
     /// `SocketConnectHost`.
@@ -522,6 +534,22 @@ pub struct Tls {
     /// certificate names none is refused before its Logon is handled. Empty:
     /// any certificate the CA signed (and then any CompID).
     pub client_names: Vec<String>,
+}
+
+/// Certificates checked, nothing else set.
+impl Default for Tls {
+    fn default() -> Self {
+        Tls {
+            certificate: None,
+            private_key: None,
+            ca_file: None,
+            revocation_lists: None,
+            client_auth: ClientAuth::default(),
+            verify_certificates: true,
+            server_name: None,
+            client_names: Vec::new(),
+        }
+    }
 }
 
 /// Whether an acceptor verifies client certificates: QuickFIX's
@@ -783,6 +811,8 @@ impl Listener {
                     Some("CertificateVerifyLevel")
                 } else if x.revocation_lists != y.revocation_lists {
                     Some("CertificateRevocationListFile")
+                } else if x.verify_certificates != y.verify_certificates {
+                    Some("SSLValidateCertificates")
                 } else {
                     None
                 }

@@ -242,6 +242,9 @@ pub(super) fn server_tls_of(l: &crate::config::Listener) -> Result<ServerTls, En
     // A listener has a session or a template: errors are told under the first.
     let id = l.sessions.first().or(l.templates.first());
     let id = id.cloned().unwrap_or_else(|| SessionId::new("", "", ""));
+    if !tls.verify_certificates && tls.client_auth != crate::config::ClientAuth::None {
+        tracing::warn!(session = %id, "client certificates are not checked{}", super::UNCHECKED_CERTIFICATES);
+    }
     crate::tls::server(tls)
         .map(Some)
         .map_err(|e| EngineError::tls(&id, e))

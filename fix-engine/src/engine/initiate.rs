@@ -216,6 +216,11 @@ async fn secure(tcp: TcpStream, tls: &ClientTls, n: usize) -> io::Result<Stream>
 pub(super) fn client_tls_of(s: &SessionSettings) -> Result<ClientTls, EngineError> {
     match (&s.tls, &s.transport) {
         (Some(tls), Transport::Initiator(i)) => crate::tls::client(tls, &i.endpoints)
+            .inspect(|_| {
+                if !tls.verify_certificates {
+                    tracing::warn!(session = %s.session.id, "the acceptor's certificate is not checked{}", super::UNCHECKED_CERTIFICATES);
+                }
+            })
             .map(Some)
             .map_err(|e| EngineError::tls(&s.session.id, e)),
         _ => Ok(None),

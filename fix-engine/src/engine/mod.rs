@@ -43,6 +43,11 @@ use crate::journal::Journal;
 use crate::log::{FileLog, Log};
 use crate::transport::Stream;
 
+/// What every connection's event log (and the start) says of a session whose
+/// peer's certificate is not checked (`SSLValidateCertificates=N`,
+/// `SocketInsecureSkipVerify=Y`).
+pub(crate) const UNCHECKED_CERTIFICATES: &str = "; TLS without certificate checks (SSLValidateCertificates=N or SocketInsecureSkipVerify=Y): anyone can pose as the peer";
+
 /// Without the `tls` feature, no TLS configuration exists: always `None`.
 #[cfg(not(feature = "tls"))]
 #[derive(Clone, Debug)]
@@ -1005,10 +1010,18 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             %peer,
             role = ?role,
         );
-        let text = match role {
+        let mut text = match role {
             Role::Initiator => format!("Connected to {peer}"),
             Role::Acceptor => format!("Accepted connection from {peer}"),
         };
+        if entry
+            .settings
+            .tls
+            .as_ref()
+            .is_some_and(|t| !t.verify_certificates)
+        {
+            text.push_str(UNCHECKED_CERTIFICATES);
+        }
         span.in_scope(|| tracing::info!("{}", text));
         entry.shared.set_peer_certificate(stream.peer_certificate());
         if let Err(error) = entry.cell.log_connected(&text) {

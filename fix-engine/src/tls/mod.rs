@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 #[cfg(feature = "tls")]
 mod setup;
+#[cfg(feature = "tls")]
+mod unchecked;
 
 #[cfg(feature = "tls")]
 pub(crate) use setup::{Client, certificate_names, client, server};

@@ -13,6 +13,7 @@ use rustls::pki_types::{CertificateDer, CertificateRevocationListDer, PrivateKey
 use rustls::server::WebPkiClientVerifier;
 use rustls::{ClientConfig, RootCertStore, ServerConfig};
 
+use super::unchecked::{AnyClientCertificate, AnyServerCertificate};
 use super::{TlsError, TlsFileError};
 use crate::config::{ClientAuth, Endpoint, Tls};
 
@@ -70,6 +71,12 @@ pub(crate) fn server(tls: &Tls) -> Result<Arc<ServerConfig>, TlsError> {
         })?;
     let builder = match tls.client_auth {
         ClientAuth::None => builder.with_no_client_auth(),
+        auth if !tls.verify_certificates => {
+            builder.with_client_cert_verifier(Arc::new(AnyClientCertificate {
+                provider: provider.clone(),
+                mandatory: auth == ClientAuth::Required,
+            }))
+        }
         auth => {
             let roots = roots(tls)?;
             let verifier = WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider)
@@ -98,18 +105,28 @@ pub(crate) fn server(tls: &Tls) -> Result<Arc<ServerConfig>, TlsError> {
 
 /// An initiator's configuration and server names, one per endpoint.
 pub(crate) fn client(tls: &Tls, endpoints: &[Endpoint]) -> Result<Client, TlsError> {
-    let roots = roots(tls)?;
     let ca = tls.ca_file.as_deref().unwrap_or(Path::new(""));
     let provider = provider();
-    let verifier = WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
-        .with_crls(revocation_lists(tls)?)
-        .only_check_end_entity_revocation()
-        .build()
-        .map_err(|e| file_error(CA, ca, TlsFileError::Rejected(e.to_string())))?;
-    let builder = ClientConfig::builder_with_provider(provider)
+    let builder = ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
-        .map_err(|e| file_error(CA, ca, TlsFileError::Rejected(e.to_string())))?
-        .with_webpki_verifier(verifier);
+        .map_err(|e| file_error(CA, ca, TlsFileError::Rejected(e.to_string())))?;
+    let builder = if tls.verify_certificates {
+        let roots = match tls.ca_file {
+            Some(_) => roots(tls)?,
+            None => system_roots()?,
+        };
+        let verifier =
+            WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
+                .with_crls(revocation_lists(tls)?)
+                .only_check_end_entity_revocation()
+                .build()
+                .map_err(|e| file_error(CA, ca, TlsFileError::Rejected(e.to_string())))?;
+        builder.with_webpki_verifier(verifier)
+    } else {
+        builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(AnyServerCertificate(provider)))
+    };
     let config = match &tls.certificate {
         None => builder.with_no_client_auth(),
         Some(cert_path) => {
@@ -163,6 +180,31 @@ fn roots(tls: &Tls) -> Result<RootCertStore, TlsError> {
         return Err(fail(TlsFileError::NoCertificate));
     }
     Ok(roots)
+}
+
+/// The system's certificate authorities, for an initiator without
+/// `CertificationAuthoritiesFile`: `SSL_CERT_FILE` or `SSL_CERT_DIR` when set,
+/// else the bundle the system's OpenSSL would read (what QuickFIX trusts
+/// then). Certificates that do not parse are passed over, as OpenSSL does; none
+/// at all is an error naming where it looked.
+fn system_roots() -> Result<RootCertStore, TlsError> {
+    let found = rustls_native_certs::load_native_certs();
+    let mut roots = RootCertStore::empty();
+    let (added, _) = roots.add_parsable_certificates(found.certs);
+    if added > 0 {
+        return Ok(roots);
+    }
+    let why = match found.errors.first() {
+        Some(e) => format!("none of the system's could be read ({e})"),
+        None => "the system has none".to_owned(),
+    };
+    Err(file_error(
+        CA,
+        Path::new(""),
+        TlsFileError::Rejected(format!(
+            "not given, and {why}: give the acceptor's certificate authority in CertificationAuthoritiesFile, or set SSL_CERT_FILE"
+        )),
+    ))
 }
 
 /// The revocation lists of `CertificateRevocationListFile` (a PEM file or a
