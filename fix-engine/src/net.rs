@@ -61,6 +61,14 @@ pub(crate) async fn connect(
                     }
                 }
             };
+            if options.local_port.is_some() {
+                // A fixed source port is bound again at every reconnect,
+                // while the last connection from it may still be in
+                // TIME_WAIT: without SO_REUSEADDR that bind fails for a
+                // minute (the connection itself stays unique: the peer's
+                // address and port differ or the old one is gone).
+                socket.set_reuseaddr(true)?;
+            }
             socket.bind(SocketAddr::new(ip, options.local_port.unwrap_or(0)))?;
         }
         match socket.connect(address).await {

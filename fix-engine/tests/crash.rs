@@ -9,6 +9,10 @@
 //! sequence numbers of both stores agreeing.
 //!
 //! Runs go two at a time (each its own directories, port and processes).
+//! The initiator connects through a relay of the parent's, bound once to a
+//! port of the system's choosing, to whichever acceptor process runs now (each
+//! binds port 0 and tells its port): no port is chosen by one process and bound
+//! by another, which races with other tests.
 //! `FIX_ENGINE_CRASH_SEED=<n>` replays the runs' kill points and batch sizes;
 //! `FIX_ENGINE_CRASH_RUNS=<n>` changes the number of runs (20).
 
@@ -18,10 +22,12 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 
-use common::{acceptor, free_port, initiator, order, settings, temp_dir};
+use common::{acceptor, initiator, order, settings, temp_dir};
 use fix_core::Message;
 use fix_engine::{Engine, SendError, SessionHandle};
 use fix_session::{
@@ -30,7 +36,6 @@ use fix_session::{
 
 const ROLE: &str = "FIX_ENGINE_CRASH_ROLE";
 const DIR: &str = "FIX_ENGINE_CRASH_DIR";
-const PORT: &str = "FIX_ENGINE_CRASH_PORT";
 
 /// Orders per burst.
 const ORDERS: usize = 400;
@@ -148,7 +153,6 @@ fn child() {
     };
     assert_eq!(role, "acceptor");
     let dir = PathBuf::from(std::env::var(DIR).unwrap());
-    let port: u16 = std::env::var(PORT).unwrap().parse().unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -156,7 +160,7 @@ fn child() {
     runtime.block_on(async {
         let record = dir.join("record");
         let engine = Engine::start(
-            settings([acceptor("EXEC", "C1", port).file_store_path(dir.join("acceptor"))]),
+            settings([acceptor("EXEC", "C1", 0).file_store_path(dir.join("acceptor"))]),
             &fix44::DICTIONARY,
             move |_, _| Recorder::open(&record),
         )
@@ -164,7 +168,7 @@ fn child() {
         .unwrap();
         // Straight to the process's stdout, past the harness's capture.
         let mut out = std::io::stdout().lock();
-        writeln!(out, "listening").unwrap();
+        writeln!(out, "listening {}", common::port_of(&engine)).unwrap();
         out.flush().unwrap();
         drop(out);
         // Bounded, in case no one kills it.
@@ -173,46 +177,97 @@ fn child() {
     });
 }
 
-/// The acceptor process, killed when dropped (a failed run leaves none behind).
-struct Acceptor(Child);
+/// The acceptor process, killed when dropped (a failed run leaves none
+/// behind); `to`, its relay's target.
+struct Acceptor {
+    child: Child,
+    to: Arc<AtomicU16>,
+}
 
 impl Acceptor {
-    /// SIGKILL, and the process reaped.
+    /// SIGKILL, and the process reaped; the relay refuses until the next
+    /// one tells its port (another test's listener may take this one's).
     fn kill(&mut self) {
-        self.0.kill().unwrap();
-        self.0.wait().unwrap();
+        self.to.store(0, Ordering::SeqCst);
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
     }
 }
 
 impl Drop for Acceptor {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        self.to.store(0, Ordering::SeqCst);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
-/// Starts the acceptor process; its stdout's lines come on the channel.
-fn spawn_acceptor(dir: &Path, port: u16) -> (Acceptor, std_mpsc::Receiver<String>) {
+/// Passes each connection made to its port on to the acceptor process
+/// running now (`to`, 0 while none is), closing it when there is none.
+#[derive(Clone, Default)]
+struct Relay {
+    to: Arc<AtomicU16>,
+}
+
+impl Relay {
+    /// Listens on a port the system chooses, for as long as the runtime runs.
+    async fn start(&self) -> u16 {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+            .await
+            .unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let to = self.to.clone();
+        tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                let port = to.load(Ordering::SeqCst);
+                if port == 0 {
+                    continue; // dropped: closed at once, as a refusal
+                }
+                tokio::spawn(async move {
+                    if let Ok(mut server) =
+                        tokio::net::TcpStream::connect(("127.0.0.1", port)).await
+                    {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                });
+            }
+        });
+        port
+    }
+}
+
+/// Starts the acceptor process; its stdout's lines come on the channel, and
+/// the port it tells goes to `relay`.
+fn spawn_acceptor(dir: &Path, relay: &Relay) -> (Acceptor, std_mpsc::Receiver<String>) {
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "child", "--nocapture", "--test-threads=1", "-q"])
         .env(ROLE, "acceptor")
         .env(DIR, dir)
-        .env(PORT, port.to_string())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
         .unwrap();
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = std_mpsc::channel();
+    let to = relay.to.clone();
     std::thread::spawn(move || {
         // Read to the end, whether anyone listens or not: the child must
         // never find its stdout closed.
         for line in BufReader::new(stdout).lines() {
             let Ok(line) = line else { return };
+            if let Some(port) = line.strip_prefix("listening ") {
+                to.store(port.parse().unwrap(), Ordering::SeqCst);
+            }
             let _ = tx.send(line);
         }
     });
-    (Acceptor(child), rx)
+    (
+        Acceptor {
+            child,
+            to: relay.to.clone(),
+        },
+        rx,
+    )
 }
 
 /// Waits for the acceptor process to say it listens, letting the runtime's
@@ -221,7 +276,7 @@ async fn wait_listening(lines: &std_mpsc::Receiver<String>) {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         match lines.try_recv() {
-            Ok(line) if line == "listening" => return,
+            Ok(line) if line.starts_with("listening ") => return,
             Ok(_) => {}
             Err(std_mpsc::TryRecvError::Empty) if Instant::now() < deadline => {
                 tokio::time::sleep(Duration::from_millis(5)).await;
@@ -326,8 +381,9 @@ fn an_acceptor_killed_mid_burst_gets_every_order_once() {
 
 async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
     let dir = temp_dir(&format!("crash-{run}"));
-    let port = free_port();
-    let (child, lines) = spawn_acceptor(&dir, port);
+    let relay = Relay::default();
+    let port = relay.start().await;
+    let (child, lines) = spawn_acceptor(&dir, &relay);
     wait_listening(&lines).await;
     let ini = Engine::start(
         settings([initiator("C1", "EXEC", port).file_store_path(dir.join("initiator"))]),
@@ -362,7 +418,8 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
     let plan = Burst { kill, batch, mixed };
     let sender = {
         let (handle, ids, dir) = (handle.clone(), ids.clone(), dir.clone());
-        std::thread::spawn(move || burst(&handle, &ids, plan, child, &dir, port))
+        let relay = relay.clone();
+        std::thread::spawn(move || burst(&handle, &ids, plan, child, &dir, &relay))
     };
     // The initiator's engine runs on this thread meanwhile.
     while !sender.is_finished() {
@@ -487,7 +544,7 @@ fn burst(
     burst: Burst,
     mut child: Acceptor,
     dir: &Path,
-    port: u16,
+    relay: &Relay,
 ) -> (Acceptor, usize) {
     let Burst { kill, batch, mixed } = burst;
     let recorded = || {
@@ -502,7 +559,7 @@ fn burst(
     };
     let restart = |child: &mut Acceptor| {
         child.kill();
-        *child = spawn_acceptor(dir, port).0;
+        *child = spawn_acceptor(dir, relay).0;
     };
     let mut sent_at_kill = None;
     for (i, id) in ids.iter().enumerate() {

@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 
-use common::{Event, free_port, initiator, order, start, temp_dir};
+use common::{Event, initiator, order, start, temp_dir};
 use fix_core::Message;
 use fix_engine::Engine;
 use fix_session::{AppReject, Application, Outbox, SessionId, State};
@@ -41,7 +41,6 @@ use tokio::sync::mpsc;
 const ROLE: &str = "FIX_ENGINE_FAILOVER_ROLE";
 const CONNECTION: &str = "FIX_ENGINE_FAILOVER_CONNECTION";
 const NODE: &str = "FIX_ENGINE_FAILOVER_NODE";
-const PORT: &str = "FIX_ENGINE_FAILOVER_PORT";
 const RECORD: &str = "FIX_ENGINE_FAILOVER_RECORD";
 
 /// The lease: short, so that a run takes seconds.
@@ -78,7 +77,6 @@ fn child() {
     };
     assert_eq!(role, "acceptor");
     let node = std::env::var(NODE).unwrap();
-    let port: u16 = std::env::var(PORT).unwrap().parse().unwrap();
     let record = PathBuf::from(std::env::var(RECORD).unwrap());
     let connection = std::env::var(CONNECTION).unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -86,7 +84,9 @@ fn child() {
         .build()
         .unwrap();
     runtime.block_on(async {
-        let session = common::acceptor("EXEC", "C1", port)
+        // Port 0: the process tells its port, so no port is chosen by one
+        // process and bound by another (a race with other tests).
+        let session = common::acceptor("EXEC", "C1", 0)
             .postgres_store(connection)
             .postgres_store_lease(LEASE)
             .postgres_store_node(node.clone());
@@ -103,7 +103,7 @@ fn child() {
         .await
         .unwrap();
         let mut out = std::io::stdout().lock();
-        writeln!(out, "listening").unwrap();
+        writeln!(out, "listening {}", common::port_of(&engine)).unwrap();
         out.flush().unwrap();
         drop(out);
         // Bounded, in case no one kills it.
@@ -119,13 +119,12 @@ struct Acceptor {
 }
 
 impl Acceptor {
-    fn spawn(pg: &PgServer, node: &str, port: u16, record: &Path) -> Acceptor {
+    fn spawn(pg: &PgServer, node: &str, record: &Path) -> Acceptor {
         let connection = format!("{} application_name={node}", pg.connection_string());
         let mut child = Command::new(std::env::current_exe().unwrap())
             .args(["--exact", "child", "--nocapture", "--test-threads=1", "-q"])
             .env(ROLE, "acceptor")
             .env(NODE, node)
-            .env(PORT, port.to_string())
             .env(RECORD, record)
             .env(CONNECTION, connection)
             .stdout(Stdio::piped())
@@ -143,33 +142,31 @@ impl Acceptor {
         Acceptor { child, lines }
     }
 
-    /// Whether the process started listening (it fails when another test
-    /// took its port between `free_port` and its bind).
-    async fn listening(&self) -> bool {
+    /// The port the process listens on, once it says so.
+    async fn listening(&self) -> Option<u16> {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             match self.lines.try_recv() {
-                Ok(line) if line == "listening" => return true,
-                Ok(_) => {}
+                Ok(line) => {
+                    if let Some(port) = line.strip_prefix("listening ") {
+                        return port.parse().ok();
+                    }
+                }
                 Err(std_mpsc::TryRecvError::Empty) if Instant::now() < deadline => {
                     tokio::time::sleep(Duration::from_millis(10)).await;
                 }
-                Err(_) => return false,
+                Err(_) => return None,
             }
         }
     }
 
-    /// An acceptor process for `node` listening on a free port, trying
-    /// other ports if one was taken meanwhile.
+    /// An acceptor process for `node` and the port it listens on.
     async fn listening_on(pg: &PgServer, node: &str, record: &Path) -> (Acceptor, u16) {
-        for _ in 0..5 {
-            let port = free_port();
-            let acceptor = Acceptor::spawn(pg, node, port, record);
-            if acceptor.listening().await {
-                return (acceptor, port);
-            }
+        let acceptor = Acceptor::spawn(pg, node, record);
+        match acceptor.listening().await {
+            Some(port) => (acceptor, port),
+            None => panic!("the acceptor process {node} did not start"),
         }
-        panic!("the acceptor process {node} did not start");
     }
 
     fn signal(&self, signal: &str) {

@@ -17,7 +17,17 @@ use tokio::sync::mpsc;
 async fn an_initiator_connects_from_its_source_address_and_port() {
     let venue = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = venue.local_addr().unwrap().port();
-    let source = free_port();
+    // The source port is held for the test by a socket bound to it with
+    // SO_REUSEADDR (never listening nor connected): the system gives it to
+    // no one else, and the engine, which binds a source port with
+    // SO_REUSEADDR, may bind it beside.
+    let reserved =
+        socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    reserved.set_reuse_address(true).unwrap();
+    reserved
+        .bind(&std::net::SocketAddr::from(([127, 0, 0, 1], 0)).into())
+        .unwrap();
+    let source = reserved.local_addr().unwrap().as_socket().unwrap().port();
     let (tx, _rx) = mpsc::unbounded_channel();
     let _ini = start(
         [initiator("C1", "EXEC", port)

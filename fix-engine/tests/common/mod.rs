@@ -14,21 +14,6 @@ use fix_engine::config::{Schedule, SessionBuilder, SessionSettings};
 use fix_session::{AppReject, Application, Outbox, Refusal, SessionId};
 use tokio::sync::mpsc;
 
-/// A port nothing listens on now, for what cannot be handed a bound socket
-/// or say the port it bound: another socket may take it before the user
-/// binds it, so a test that can start its acceptor on port 0
-/// ([`port_of`]), hold the socket ([`held_listener`]) or keep it refusing
-/// ([`refusing_port`]) does that instead. Left to an initiator's source
-/// port and the metrics exporter's, and to the child processes of the
-/// crash and failover tests.
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// The port of `engine`'s one listener: a test starts its acceptor on port
 /// 0 and points the initiator here, so no port is picked, dropped and bound
 /// again (another socket could take it between).
