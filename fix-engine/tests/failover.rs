@@ -502,3 +502,115 @@ async fn the_standby_serves_every_order_once_when_the_active_engine_is_killed() 
         LEASE.as_secs()
     );
 }
+
+/// TMP experiment: a paced flow across a kill and restart of engine-a.
+#[tokio::test]
+async fn tmp_paced_flow_across_a_restart() {
+    if std::env::var(ROLE).is_ok() {
+        return;
+    }
+    let Some(pg) = PgServer::start_or_skip("failover-paced") else {
+        return;
+    };
+    let dir = temp_dir("failover-paced");
+    let record = dir.join("record");
+    let to = Arc::new(std::sync::atomic::AtomicU16::new(0));
+    let listener = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
+    let relay_port = listener.local_addr().unwrap().port();
+    {
+        let to = to.clone();
+        tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                let port = to.load(Ordering::SeqCst);
+                if port == 0 {
+                    continue;
+                }
+                tokio::spawn(async move {
+                    if let Ok(mut server) = TcpStream::connect(("127.0.0.1", port)).await {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                });
+            }
+        });
+    }
+    let (a, port_a) = Acceptor::listening_on(&pg, "engine-a", &record).await;
+    to.store(port_a, Ordering::SeqCst);
+    let (_b, port_b) = Acceptor::listening_on(&pg, "engine-b", &record).await;
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let session = initiator("C1", "EXEC", relay_port)
+        .socket_connect("127.0.0.1", port_b)
+        .heart_bt_int(30)
+        .reconnect_interval(Duration::from_secs(1));
+    let ini = start([session], &tx, false).await;
+    let handle = ini.session(&initiator_id()).unwrap();
+    tokio::time::timeout(Duration::from_secs(20), handle.wait_for(State::LoggedOn))
+        .await
+        .expect("logged on to engine-a");
+    let n = 6000usize;
+    let t0 = Instant::now();
+    let sender = {
+        let handle = handle.clone();
+        std::thread::spawn(move || {
+            for i in 0..n {
+                let due = t0 + Duration::from_micros(2000 * i as u64);
+                while Instant::now() < due {
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                let body = order(&format!("P{i}"));
+                loop {
+                    match handle.send(b"D", &body) {
+                        Ok(()) => break,
+                        Err(_) => std::thread::sleep(Duration::from_millis(1)),
+                    }
+                }
+            }
+        })
+    };
+    let mut a = Some(a);
+    let mut a2 = None;
+    let mut lat: Vec<(usize, Duration)> = Vec::new();
+    let mut got = std::collections::HashSet::new();
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while got.len() < n && Instant::now() < deadline {
+        let el = t0.elapsed();
+        if a.is_some() && el >= Duration::from_secs(3) {
+            to.store(0, Ordering::SeqCst);
+            a.take().unwrap().signal("-KILL");
+            eprintln!("TMP killed A at {el:?}");
+        }
+        if a.is_none() && a2.is_none() && el >= Duration::from_secs(4) {
+            let (a_again, port) = Acceptor::listening_on(&pg, "engine-a", &record).await;
+            to.store(port, Ordering::SeqCst);
+            a2 = Some(a_again);
+            eprintln!("TMP restarted A at {:?}", t0.elapsed());
+        }
+        match tokio::time::timeout(Duration::from_millis(50), rx.recv()).await {
+            Ok(Some((_, Event::App { cl_ord_id, .. }))) => {
+                let i: usize = cl_ord_id.trim_start_matches("R-P").parse().unwrap();
+                if got.insert(i) {
+                    let due = Duration::from_micros(2000 * i as u64);
+                    lat.push((i, t0.elapsed().saturating_sub(due)));
+                }
+            }
+            Ok(Some((who, e))) => {
+                if !matches!(e, Event::App { .. }) {
+                    eprintln!("TMP {:?} {who} {e:?}", t0.elapsed());
+                }
+            }
+            _ => {}
+        }
+    }
+    sender.join().unwrap();
+    let mut l: Vec<Duration> = lat.iter().map(|x| x.1).collect();
+    l.sort();
+    eprintln!(
+        "TMP answered {} of {n}; p50 {:?} max {:?}",
+        got.len(),
+        l.get(l.len() / 2),
+        l.last()
+    );
+    let mut worst: Vec<_> = lat.clone();
+    worst.sort_by_key(|x| std::cmp::Reverse(x.1));
+    eprintln!("TMP worst: {:?}", &worst[..10.min(worst.len())]);
+    ini.shutdown(Duration::from_secs(2)).await.unwrap();
+}

@@ -207,6 +207,14 @@ impl Worker {
             let _ = connection.await;
             forget_if_on(&shared, id);
         });
+        // The store's statements are small lookups by primary key. With JIT
+        // on (PostgreSQL's default where LLVM is installed), a plan the
+        // planner costs above `jit_above_cost` (stale statistics after a
+        // burst of batches will do) is compiled at every execution: about
+        // 300 ms a read on this machine, so a resend of a thousand messages,
+        // read a chunk at a time, held a QuickFIX counterparty for 10 s after
+        // a takeover (issue 38). Off for the store's own connections only.
+        client.batch_execute("SET jit = off").await?;
         crate::schema::migrate(&mut client).await?;
         self.insert_batch = Some(sql::prepare_insert(&client).await?);
         self.client = Some(client);

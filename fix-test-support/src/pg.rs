@@ -98,6 +98,16 @@ impl PgServer {
         "postgres"
     }
 
+    /// The server's log (`pg_ctl -l`): what it wrote since it started.
+    ///
+    /// ```no_run
+    /// # let pg = fix_test_support::pg::PgServer::start("doc-log").unwrap();
+    /// assert!(pg.log_path().ends_with("server.log"));
+    /// ```
+    pub fn log_path(&self) -> PathBuf {
+        self.dir.join("server.log")
+    }
+
     /// `host=DIR user=postgres dbname=postgres`, as libpq and tokio-postgres
     /// read it.
     ///

@@ -48,6 +48,8 @@ pub(crate) struct Seen {
     pub(crate) sent: u64,
     /// Logons, Logouts and reports in the order they came, with when.
     pub(crate) timeline: Vec<(Instant, Mark)>,
+    /// When each ClOrdID's first report came.
+    pub(crate) first_report: HashMap<String, Instant>,
 }
 
 impl Seen {
@@ -114,6 +116,7 @@ impl Book {
                 .or_default()
                 .push(report);
             s.new_since_logon += u64::from(!report.poss_dup);
+            s.first_report.entry(cl_ord_id.to_owned()).or_insert(now);
             s.timeline.push((
                 now,
                 Mark::Report {

@@ -31,6 +31,7 @@
 
 mod book;
 mod crash;
+mod failover;
 mod ours;
 mod quickfix_cpp;
 

@@ -201,7 +201,13 @@ pub(crate) enum Role {
 /// connecting to 127.0.0.1:`port` with HeartBtInt=30 and ReconnectInterval=1,
 /// an acceptor listening on `port`), TCP_NODELAY, the file store in `dir`,
 /// validation against `spec/FIX44.xml`.
-fn settings(id: &SessionId, role: Role, port: u16, dir: &Path) -> Result<SessionSettings, String> {
+fn settings(
+    id: &SessionId,
+    role: Role,
+    port: u16,
+    dir: &Path,
+    extra: &[(&str, &str)],
+) -> Result<SessionSettings, String> {
     let spec = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/FIX44.xml");
     let store = dir.join("store");
     let store = store.to_str().ok_or("the store's path is not UTF-8")?;
@@ -220,7 +226,7 @@ fn settings(id: &SessionId, role: Role, port: u16, dir: &Path) -> Result<Session
     settings
         .set(None, default.map_err(qf("settings"))?)
         .map_err(qf("settings"))?;
-    let session = match role {
+    let mut session = match role {
         Role::Initiator => Dictionary::try_from_items(&[
             &StartTime("00:00:00"),
             &EndTime("00:00:00"),
@@ -234,9 +240,13 @@ fn settings(id: &SessionId, role: Role, port: u16, dir: &Path) -> Result<Session
             &EndTime("00:00:00"),
             &SocketAcceptPort(port),
         ]),
-    };
+    }
+    .map_err(qf("session settings"))?;
+    for (key, value) in extra {
+        session.set(key, *value).map_err(qf("session settings"))?;
+    }
     settings
-        .set(Some(id), session.map_err(qf("session settings"))?)
+        .set(Some(id), session)
         .map_err(qf("session settings"))?;
     Ok(settings)
 }
@@ -252,8 +262,22 @@ pub(crate) fn run<R>(
     book: &Arc<Book>,
     body: impl FnOnce(&Running<'_>) -> Result<R, String>,
 ) -> Result<R, String> {
+    run_with(role, id, port, &[], dir, book, body)
+}
+
+/// [`run`], with `extra` session settings (raw keys and values, e.g. a second
+/// endpoint's `SocketConnectPort1`).
+pub(crate) fn run_with<R>(
+    role: Role,
+    id: &SessionId,
+    port: u16,
+    extra: &[(&str, &str)],
+    dir: &Path,
+    book: &Arc<Book>,
+    body: impl FnOnce(&Running<'_>) -> Result<R, String>,
+) -> Result<R, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let settings = settings(id, role, port, dir)?;
+    let settings = settings(id, role, port, dir, extra)?;
     let log = FileLog::create(&dir.join("quickfix.log"))?;
     let log_factory = LogFactory::try_new(&log).map_err(qf("log"))?;
     let store = FileMessageStoreFactory::try_new(&settings).map_err(qf("store"))?;
