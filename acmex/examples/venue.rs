@@ -8,15 +8,15 @@
 
 use acmex::Message;
 use acmex::components::{HeaderBuilder, HeaderRequired, InstrumentBuilder};
+use acmex::core::validate::Validator;
+use acmex::core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
+use acmex::core::{Fields, Parser};
 use acmex::enums::{AcmeFeeType, AcmeLiquidityFlag, ExecType, OrdStatus, OrdType, Side};
 use acmex::messages::{
     ExecutionReport, ExecutionReportBuilder, ExecutionReportNoAcmeFeesBuilder,
     ExecutionReportNoAcmeFeesRequired, ExecutionReportRequired, NewOrderSingle,
     NewOrderSingleBuilder, NewOrderSingleRequired,
 };
-use fix_core::validate::Validator;
-use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
-use fix_core::{Fields, Parser};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let now = UtcTimestamp::parse(b"20261130-14:03:27.123")?;

@@ -9,7 +9,7 @@
 //! the session's own overhead.
 //!
 //! `cargo bench -p fix-benches --bench session`; for ratios steadier on a busy
-//! machine, `cargo run --release -p fix-benches --example session_probe`.
+//! machine, `cargo run --profile bench -p fix-benches --example session_probe`.
 
 use std::time::{Duration, Instant};
 

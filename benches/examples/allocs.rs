@@ -4,7 +4,7 @@
 //! `group`, `lib`, allocations per operation, bytes allocated per operation, and what
 //! the case includes.
 //!
-//! `cargo run --release -p fix-benches --features peers --example allocs [iterations]`
+//! `cargo run --profile bench -p fix-benches --features peers --example allocs [iterations]`
 //! (`--features quickfix` adds QuickFIX C++).
 //!
 //! Each case has already run a few times (the checks in `cases()`), so buffers a

@@ -4,7 +4,7 @@
 //! instructions, repeatable even on a busy machine); this does not.
 //!
 //! ```text
-//! cargo build --release -p fix-benches --example probe
+//! cargo build --profile bench -p fix-benches --example probe
 //! valgrind --tool=callgrind target/release/examples/probe parse execution_report 1000
 //! target/release/examples/probe naive execution_report 5000
 //! target/release/examples/probe encode new_order_single 5000

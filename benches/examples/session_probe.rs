@@ -6,7 +6,7 @@
 //! the other.
 //!
 //! ```text
-//! cargo run --release -p fix-benches --example session_probe [round trips per batch] [batches]
+//! cargo run --profile bench -p fix-benches --example session_probe [round trips per batch] [batches]
 //! valgrind --tool=callgrind target/release/examples/session_probe 2000 1 --only memory
 //! ```
 //!

@@ -3,11 +3,11 @@
 //! validation on both sides.
 //!
 //! ```sh
-//! cargo run --release -p fix-engine --example loopback -- 1000000
-//! cargo run --release -p fix-engine --example loopback -- 1000000 /tmp/stores   # file stores, FileStoreSync=N
-//! cargo run --release -p fix-engine --example loopback -- 1000000 /tmp/stores --sync   # FileStoreSync=Y (group commit)
-//! cargo run --release -p fix-engine --example loopback -- 1000000 --tls          # over TLS
-//! cargo run --release -p fix-engine --example loopback -- 1000000 --log /tmp/logs # and message logs (FileLogPath)
+//! cargo run --profile bench -p fix-engine --example loopback -- 1000000
+//! cargo run --profile bench -p fix-engine --example loopback -- 1000000 /tmp/stores          # file stores, FileStoreSync=N
+//! cargo run --profile bench -p fix-engine --example loopback -- 1000000 /tmp/stores --sync   # FileStoreSync=Y (group commit)
+//! cargo run --profile bench -p fix-engine --example loopback -- 1000000 --tls                # over TLS
+//! cargo run --profile bench -p fix-engine --example loopback -- 1000000 --log /tmp/logs      # and message logs (FileLogPath)
 //! ```
 //!
 //! With `--tls`, a certificate authority and the acceptor's certificate are

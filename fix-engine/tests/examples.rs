@@ -2,6 +2,8 @@
 //! (`examples/trading`) and on the sample settings files as they are, moved
 //! to a free port and a temporary directory: the client's order gets the
 //! executor's acknowledgement and fill, and both logs hold the exchange.
+//! And the `session` example (README's first command), both in one process,
+//! on its sample orders: every order filled, both sides logged out.
 
 mod common;
 
@@ -18,6 +20,7 @@ use fix_engine::{Engine, FileDictionaries};
 use fix_session::State;
 use fix44::enums::{ExecType, OrdStatus};
 use tokio::sync::mpsc;
+use trading::session::{SAMPLE_ORDERS, Unfilled, read_orders};
 use trading::{Executor, OrderLine, TradeClient};
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -152,4 +155,124 @@ fn order_lines_are_read_or_refused_with_the_reason() {
         let err = line.parse::<OrderLine>().unwrap_err();
         assert!(err.contains(why), "{line}: {err}");
     }
+}
+
+/// The `session` example's run on `orders`: what it printed, and how it
+/// ended.
+async fn session_example(
+    orders: &[OrderLine],
+    dir: &Path,
+    time: Duration,
+) -> (Vec<String>, Result<(), Box<dyn std::error::Error>>) {
+    let mut lines = Vec::new();
+    let result = trading::session::run(orders, dir, time, |l| lines.push(l.to_owned())).await;
+    (lines, result)
+}
+
+#[tokio::test]
+async fn the_session_example_fills_every_sample_order_and_logs_both_sides_out() {
+    let dir = temp_dir("example-session");
+    let orders = read_orders(SAMPLE_ORDERS).unwrap();
+    assert!(orders.len() >= 3, "{orders:?}");
+    let (lines, result) = session_example(&orders, &dir, WAIT).await;
+    let output = lines.join("\n");
+    result.unwrap_or_else(|e| panic!("{e}\n{output}"));
+    // Each order printed as sent, then named in a report that fills it
+    // whole at its price.
+    for (n, order) in orders.iter().enumerate() {
+        let id = format!("ORD-{}", n + 1);
+        let sent = format!("client: sent {id}: {order}");
+        assert!(lines.contains(&sent), "no {sent:?} in\n{output}");
+        let price = order.price.unwrap();
+        let filled = format!(
+            "client: report {id}: Trade (Filled), {} @ {price}; cum {} leaves 0 avg {price}",
+            order.qty, order.qty
+        );
+        assert!(lines.contains(&filled), "no {filled:?} in\n{output}");
+    }
+    let last = format!("client: all {} orders filled", orders.len());
+    assert!(lines.contains(&last), "{output}");
+    assert_eq!(
+        lines[lines.len() - 3..],
+        [
+            "client: logging out",
+            "client: stopped",
+            "executor: stopped"
+        ],
+        "{output}"
+    );
+    // Logged out both ways: each side's log ends with the client's Logout
+    // and the executor's answer. Both logs hold the same messages (in its
+    // own order each: the orders cross the reports on the wire).
+    let client_log =
+        log_messages(&dir.join("client/log/FIX.4.4-CLIENT1-EXECUTOR.messages.current.log"));
+    let exec_log =
+        log_messages(&dir.join("executor/log/FIX.4.4-EXECUTOR-CLIENT1.messages.current.log"));
+    let sorted = |log: &[Vec<u8>]| {
+        let mut log = log.to_vec();
+        log.sort();
+        log
+    };
+    assert!(sorted(&client_log) == sorted(&exec_log));
+    assert!(client_log[client_log.len() - 2..] == exec_log[exec_log.len() - 2..]);
+    let logouts: Vec<bool> = client_log
+        .iter()
+        .map(|m| m.windows(6).any(|w| w == b"\x0135=5\x01"))
+        .collect();
+    // Logon both ways, each order and its two reports, Logout both ways.
+    assert_eq!(client_log.len(), 2 + 3 * orders.len() + 2);
+    assert_eq!(logouts.iter().filter(|&&l| l).count(), 2);
+    assert!(logouts[logouts.len() - 2..].iter().all(|&l| l));
+}
+
+#[tokio::test]
+async fn the_session_example_says_which_order_was_not_filled() {
+    let dir = temp_dir("example-session-market");
+    // The executor rejects a market order: the run is an error naming it,
+    // after both sides logged out all the same.
+    let orders = read_orders("buy 100 MSFT 25.5\n# no price:\nsell 5 IBM\n").unwrap();
+    let (lines, result) = session_example(&orders, &dir, WAIT).await;
+    let err = result.unwrap_err();
+    assert!(
+        matches!(err.downcast_ref(), Some(Unfilled::Rejected(r)) if r.len() == 1 && r[0].0 == "ORD-2"),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "the executor rejected ORD-2 (the executor fills limit orders with a quantity only)"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("client: report ORD-1: Trade (Filled)"))
+    );
+    assert_eq!(lines.last().unwrap(), "executor: stopped");
+}
+
+#[tokio::test]
+async fn the_session_example_says_when_its_time_ran_out() {
+    let dir = temp_dir("example-session-time");
+    let orders = read_orders(SAMPLE_ORDERS).unwrap();
+    // No time at all: the client cannot have logged on when it first looks.
+    let (lines, result) = session_example(&orders, &dir, Duration::ZERO).await;
+    let err = result.unwrap_err();
+    assert!(
+        matches!(err.downcast_ref(), Some(Unfilled::NoLogon(_))),
+        "{err:?}"
+    );
+    assert_eq!(err.to_string(), "the client did not log on within 0ns");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("client: sent")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "executor: stopped");
+}
+
+#[test]
+fn orders_files_are_read_with_comments_or_refused_by_line() {
+    let orders = read_orders("# a comment\n\nbuy 1 X 2 # trailing\n").unwrap();
+    assert_eq!(orders, ["buy 1 X 2".parse::<OrderLine>().unwrap()]);
+    let err = read_orders("buy 1 X 2\nhold 1 X\n").unwrap_err();
+    assert!(err.starts_with("line 2: "), "{err}");
+    assert_eq!(read_orders("# nothing\n").unwrap_err(), "no orders");
 }

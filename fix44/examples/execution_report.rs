@@ -3,9 +3,9 @@
 //!
 //! `cargo run -p fix44 --example execution_report`
 
-use fix_core::validate::Validator;
-use fix_core::{Fields, Parser, Status};
 use fix44::Message;
+use fix44::core::validate::Validator;
+use fix44::core::{Fields, Parser, Status};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/session.fix");
@@ -18,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Ok(Status::Complete(msg)) => msg,
             Ok(Status::Partial { .. }) => break,
             Err(_) => {
-                rest = &rest[fix_core::resync(rest)..]; // noise on the line
+                rest = &rest[fix44::core::resync(rest)..]; // noise on the line
                 continue;
             }
         };

@@ -6,14 +6,14 @@
 //!
 //! `cargo run -p fix44 --example market_data`
 
-use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
-use fix_core::{Fields, Parser};
 use fix44::Message;
 use fix44::components::{
     HeaderBuilder, HeaderRequired, MdIncGrpBuilder, MdIncGrpNoMdEntries,
     MdIncGrpNoMdEntriesBuilder, MdIncGrpNoMdEntriesField, MdIncGrpNoMdEntriesRequired,
     MdIncGrpRequired,
 };
+use fix44::core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
+use fix44::core::{Fields, Parser};
 use fix44::enums::{MdEntryType, MdUpdateAction};
 use fix44::messages::{
     MarketDataIncrementalRefresh, MarketDataIncrementalRefreshBuilder,

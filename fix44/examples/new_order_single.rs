@@ -3,8 +3,8 @@
 //!
 //! `cargo run -p fix44 --example new_order_single`
 
-use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
 use fix44::components::{HeaderBuilder, HeaderRequired, InstrumentBuilder, OrderQtyDataBuilder};
+use fix44::core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
 use fix44::enums::{OrdType, Side, TimeInForce};
 use fix44::messages::{NewOrderSingle, NewOrderSingleBuilder, NewOrderSingleRequired};
 

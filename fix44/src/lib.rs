@@ -20,8 +20,8 @@
 //! use fix44::components::{HeaderBuilder, HeaderRequired};
 //! use fix44::enums::{ExecType, OrdStatus};
 //! use fix44::messages::{ExecutionReport, ExecutionReportRequired};
-//! use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
-//! use fix_core::{Fields, Parser, validate::Validator};
+//! use fix44::core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
+//! use fix44::core::{Fields, Parser, validate::Validator};
 //!
 //! let received = b"8=FIX.4.4\x019=123\x0135=D\x0134=7\x0149=CLIENT\x0152=20261201-09:30:00.000\x01\
 //!     56=VENUE\x0111=ORD-1\x0155=ACME\x0154=1\x0160=20261201-09:30:00.000\x0138=300\x0140=2\x0144=101.25\x01\
@@ -54,7 +54,13 @@
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! fix44 is all a user's `Cargo.toml` needs: fix-core's values, parser and
+//! validator are reached through [`core`], as above.
 
+/// fix-core, re-exported: the values the typed messages take and return
+/// (`core::value::{FixStr, Decimal, UtcTimestamp, …}`), the parser and the
+/// validator, with no second dependency to add and keep at the same version.
 pub use fix_core as core;
 
 #[rustfmt::skip]

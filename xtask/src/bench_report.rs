@@ -1,6 +1,6 @@
 //! `cargo xtask bench-report [--quickfix] [-- <criterion args>]`: times ours beside the
 //! peers (`cargo bench -p fix-benches --features peers --bench peers`), counts
-//! allocations per operation (`cargo run --release -p fix-benches --features peers
+//! allocations per operation (`cargo run --profile bench -p fix-benches --features peers
 //! --example allocs`), and writes `benches/RESULTS.md` with criterion's medians,
 //! peer/ours ratios, allocations, the CPU model and the date.
 //!
@@ -13,16 +13,22 @@
 //! case (`probe case all` under callgrind, one dump per case): unlike times, these
 //! repeat exactly on a busy machine, so their ratios are the steadier comparison.
 //!
-//! It also runs the engine race (`cargo run --release -p fix-benches --example
+//! It also runs the engine race (`cargo run --profile bench -p fix-benches --example
 //! race`, with QuickFIX C++ under `--quickfix`; see [`crate::race`]) into its own
 //! section. `--race-only` runs the race alone and replaces that section of the
 //! existing `benches/RESULTS.md`, leaving the rest as it was.
 //!
-//! `--scale-only` runs the scale lane (`cargo run --release -p fix-benches
+//! `--scale-only` runs the scale lane (`cargo run --profile bench -p fix-benches
 //! --example scale`, its arguments after `--`; see [`crate::scale`]) and
 //! replaces its section the same way, writing its percentile plot to
 //! `benches/scale-latency.png`. It takes minutes at full size, so the full
 //! report does not run it: it keeps the section the file had.
+//!
+//! Every step builds with the `bench` profile (`cargo bench`'s own, and
+//! `--profile bench` for the rest): fat LTO and one codegen unit, set in the
+//! root Cargo.toml apart from `release`, which is kept quick to build for
+//! users. So the figures of every step come from the same code generation,
+//! comparable from run to run, and one build of the workspace serves them all.
 //!
 //! Criterion's results are read from `target/criterion/**/new/{benchmark,estimates}.json`
 //! with a small field extraction (the files are flat, machine-written JSON), keeping
@@ -111,7 +117,8 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     // ours fails here, before anything is timed (CI does not build the peers).
     let test = [
         "test",
-        "--release",
+        "--profile",
+        "bench",
         "-p",
         "fix-benches",
         "--features",
@@ -154,7 +161,8 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
 
     let allocs = [
         "run",
-        "--release",
+        "--profile",
+        "bench",
         "-q",
         "-p",
         "fix-benches",
@@ -252,7 +260,8 @@ fn count_instructions(
     }
     let build = [
         "build",
-        "--release",
+        "--profile",
+        "bench",
         "-q",
         "-p",
         "fix-benches",

@@ -1,5 +1,5 @@
 //! The engine race's section of `benches/RESULTS.md` (issue 15): runs
-//! `cargo run --release -p fix-benches --example race` (with `--features quickfix`
+//! `cargo run --profile bench -p fix-benches --example race` (with `--features quickfix`
 //! for QuickFIX C++), reads its tab-separated lines and renders the figures, the
 //! ratios against the targets and the conditions the harness states.
 
@@ -46,7 +46,7 @@ pub(crate) fn run(
     root: &Path,
     features: Option<&str>,
 ) -> Result<(String, Race), String> {
-    let mut args = vec!["run", "--release", "-q", "-p", "fix-benches"];
+    let mut args = vec!["run", "--profile", "bench", "-q", "-p", "fix-benches"];
     if let Some(f) = features {
         args.extend(["--features", f]);
     }
@@ -321,7 +321,7 @@ fn format_us(us: f64) -> String {
 mod tests {
     use super::*;
 
-    /// Lines captured from `cargo run --release -p fix-benches --features quickfix
+    /// Lines captured from `cargo run --profile bench -p fix-benches --features quickfix
     /// --example race -- 100000 5000 5` (some notes left out).
     const SAMPLE: &str = "run\tnote\tboth engines in one process, one after the other, over 127.0.0.1\n\
 run\tnote\tfile store on both sides, synced by the system | never per message\n\

@@ -1,5 +1,5 @@
 //! The scale lane's section of `benches/RESULTS.md` (issue 35): runs
-//! `cargo run --release -p fix-benches --example scale` (with `--features
+//! `cargo run --profile bench -p fix-benches --example scale` (with `--features
 //! quickfix` for QuickFIX C++), reads its tab-separated lines, renders one
 //! row per engine × N × runtime × store, and draws the latency percentiles
 //! of one N into `benches/scale-latency.png`.
@@ -64,7 +64,7 @@ pub(crate) fn run(
     features: Option<&str>,
     args: &[String],
 ) -> Result<(String, Scale), String> {
-    let mut all = vec!["run", "--release", "-q", "-p", "fix-benches"];
+    let mut all = vec!["run", "--profile", "bench", "-q", "-p", "fix-benches"];
     if let Some(f) = features {
         all.extend(["--features", f]);
     }

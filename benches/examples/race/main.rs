@@ -8,8 +8,8 @@
 //! or msync per message), no message log, every message validated against FIX 4.4.
 //!
 //! ```sh
-//! cargo run --release -p fix-benches --example race
-//! cargo run --release -p fix-benches --features quickfix --example race -- 100000 5000 5
+//! cargo run --profile bench -p fix-benches --example race
+//! cargo run --profile bench -p fix-benches --features quickfix --example race -- 100000 5000 5
 //! ```
 //!
 //! Arguments: pipelined orders (default 100000), offered rate per second (5000),

@@ -4,8 +4,8 @@
 //! sessions beside it.
 //!
 //! ```sh
-//! cargo run --release -p fix-benches --example scale
-//! cargo run --release -p fix-benches --example scale -- --sessions 1,10 --rates 2000 --seconds 1
+//! cargo run --profile bench -p fix-benches --example scale
+//! cargo run --profile bench -p fix-benches --example scale -- --sessions 1,10 --rates 2000 --seconds 1
 //! ```
 //!
 //! Options (defaults in brackets): `--sessions` [1,10,100,1000], `--rates`

@@ -1,11 +1,14 @@
-//! What the `executor` and `tradeclient` examples share (and the test that
-//! runs them end to end, `tests/examples.rs`): the executor's application,
-//! the trade client's, the order lines the client reads, and the reports it
-//! prints. Messages arrive through fix44's generated `Handler` (one method
-//! per message type) and leave as its builders, sent as they are.
+//! What the `executor`, `tradeclient` and `session` examples share (and the
+//! test that runs them end to end, `tests/examples.rs`): the executor's
+//! application, the trade client's, the order lines the client reads, the
+//! reports it prints, and both in one process (`session`). Messages arrive
+//! through fix44's generated `Handler` (one method per message type) and
+//! leave as its builders, sent as they are.
 
 // Each example uses its half; `pub` for the test that includes the module too.
 #![allow(dead_code, unreachable_pub)]
+
+pub mod session;
 
 use std::fmt;
 use std::str::FromStr;
