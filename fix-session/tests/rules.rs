@@ -1396,6 +1396,20 @@ mod logout {
     }
 
     #[test]
+    fn a_logout_asked_for_after_the_peer_s_was_answered_sends_nothing() {
+        // An engine shut down while its answer to the peer's Logout is on the
+        // wire (the connection not yet closed): the answer was the last
+        // message; another would take a number the peer never sees.
+        let mut one = One::logged_on(acceptor());
+        one.send("5", &[]);
+        one.take();
+        let next = one.s.store().next_sender_seq();
+        one.s.logout(one.now, None, &mut one.app).unwrap();
+        assert!(one.s.output().is_empty(), "{:?}", show_all(&one.take()));
+        assert_eq!(one.s.store().next_sender_seq(), next);
+    }
+
+    #[test]
     fn a_logout_is_answered_with_a_logout_without_text() {
         let mut one = One::logged_on(acceptor());
         let out = one.send("5", &[(58, "bye")]);

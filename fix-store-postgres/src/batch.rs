@@ -1,12 +1,13 @@
 //! What the store buffers between commits, and the job that commits it.
 
 use std::io;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::task::{Context, Poll, Waker};
 
-use fix_session::store::Durable;
+use fix_session::store::{Durable, OnDurable};
 
 use crate::store::Fenced;
-use crate::worker::{Request, Sender, call};
+use crate::worker::{Request, Sender};
 
 /// The lease and generation a batch is written under.
 #[derive(Clone, Debug)]
@@ -77,55 +78,158 @@ impl Pending {
     }
 }
 
-/// How a batch's commit went, kept so that it runs once whoever asks first
-/// (the job on its thread, or a `sync` that overtook it).
+/// How a batch's commit went.
 #[derive(Clone, Debug)]
-enum Outcome {
+pub(crate) enum Outcome {
     Committed,
     Fenced,
     Failed(String),
 }
 
-/// A batch's commit, run by a [`SyncJob`](fix_session::store::SyncJob).
+impl Outcome {
+    fn into_result(self) -> io::Result<()> {
+        match self {
+            Outcome::Committed => Ok(()),
+            Outcome::Fenced => Err(io::Error::other(Fenced)),
+            Outcome::Failed(why) => Err(io::Error::other(why)),
+        }
+    }
+}
+
+/// A batch's commit as the store's thread and the job's waiters share it:
+/// the thread ends it ([`Commit::end`]); a task awaits it (its waker), a
+/// thread blocks for it (the condvar), and an [`OnDurable`] hook runs on the
+/// store's thread the moment it is committed.
+#[derive(Default)]
+pub(crate) struct Commit {
+    state: Mutex<CommitState>,
+    ended: Condvar,
+}
+
+#[derive(Default)]
+struct CommitState {
+    outcome: Option<Outcome>,
+    waker: Option<Waker>,
+    after: Option<Arc<dyn OnDurable>>,
+}
+
+impl std::fmt::Debug for Commit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Commit")
+            .field("outcome", &self.lock().outcome)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Commit {
+    fn lock(&self) -> MutexGuard<'_, CommitState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The store's thread ends the commit: the hook runs (when it
+    /// committed), then whoever waits is told.
+    pub(crate) fn end(&self, outcome: Outcome) {
+        let committed = matches!(outcome, Outcome::Committed);
+        let (waker, after) = {
+            let mut s = self.lock();
+            s.outcome = Some(outcome);
+            let after = s.after.take();
+            (s.waker.take(), after.filter(|_| committed))
+        };
+        if let Some(hook) = after {
+            hook.on_durable();
+        }
+        self.ended.notify_all();
+        if let Some(w) = waker {
+            w.wake();
+        }
+    }
+}
+
+/// The store's thread's hold on a commit: it ends the commit, or, dropped
+/// unended (the thread gone with the request in its queue), fails it, so
+/// that no one waits for ever.
+#[derive(Debug)]
+pub(crate) struct CommitTicket(Arc<Commit>);
+
+impl CommitTicket {
+    /// Ends the commit with `outcome`.
+    pub(crate) fn end(self, outcome: Outcome) {
+        self.0.end(outcome);
+    }
+}
+
+impl Drop for CommitTicket {
+    fn drop(&mut self) {
+        let ended = self.0.lock().outcome.is_some();
+        if !ended {
+            self.0
+                .end(Outcome::Failed("the store's thread has stopped".into()));
+        }
+    }
+}
+
+/// A batch's commit, run by a [`SyncJob`](fix_session::store::SyncJob): sent
+/// to the store's thread when the job is made, so the commit is under way
+/// before anyone waits for it; a task awaits it without a thread of its own.
 #[derive(Debug)]
 pub(crate) struct BatchJob {
-    tx: Sender,
     pub(crate) data: Arc<BatchData>,
-    outcome: Mutex<Option<Outcome>>,
+    commit: Arc<Commit>,
 }
 
 impl BatchJob {
-    pub(crate) fn new(tx: Sender, data: BatchData) -> Self {
-        BatchJob {
-            tx,
-            data: Arc::new(data),
-            outcome: Mutex::new(None),
-        }
+    /// Sends the batch's commit to the store's thread.
+    pub(crate) fn start(tx: &Sender, data: BatchData) -> Self {
+        let data = Arc::new(data);
+        let commit = Arc::new(Commit::default());
+        // Not sent: the request, dropped, fails the commit.
+        let _ = tx.send(Request::Commit {
+            data: data.clone(),
+            commit: CommitTicket(commit.clone()),
+        });
+        BatchJob { data, commit }
     }
 
-    fn run_once(&self) -> Outcome {
-        // Held across the commit: a second caller waits for the first's result.
-        let mut outcome = self.outcome.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(done) = &*outcome {
-            return done.clone();
+    /// Blocks until the commit ended.
+    fn wait(&self) -> Outcome {
+        let mut s = self.commit.lock();
+        loop {
+            if let Some(outcome) = &s.outcome {
+                return outcome.clone();
+            }
+            s = self.commit.ended.wait(s).unwrap_or_else(|e| e.into_inner());
         }
-        let data = self.data.clone();
-        let done = match call(&self.tx, |reply| Request::Commit { data, reply }) {
-            Ok(true) => Outcome::Committed,
-            Ok(false) => Outcome::Fenced,
-            Err(e) => Outcome::Failed(e.to_string()),
-        };
-        *outcome = Some(done.clone());
-        done
     }
 }
 
 impl Durable for BatchJob {
     fn make_durable(&self) -> io::Result<()> {
-        match self.run_once() {
-            Outcome::Committed => Ok(()),
-            Outcome::Fenced => Err(io::Error::other(Fenced)),
-            Outcome::Failed(why) => Err(io::Error::other(why)),
+        self.wait().into_result()
+    }
+
+    fn awaitable(&self) -> bool {
+        true
+    }
+
+    fn poll_durable(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let mut s = self.commit.lock();
+        if let Some(outcome) = &s.outcome {
+            return Poll::Ready(outcome.clone().into_result());
         }
+        if !s.waker.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+            s.waker = Some(cx.waker().clone());
+        }
+        Poll::Pending
+    }
+
+    fn on_durable(&self, hook: Option<Arc<dyn OnDurable>>) -> bool {
+        let mut s = self.commit.lock();
+        if hook.is_some() && s.outcome.is_some() {
+            // Ended already: whoever awaits it writes.
+            return false;
+        }
+        s.after = hook;
+        true
     }
 }

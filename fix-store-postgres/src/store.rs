@@ -307,7 +307,7 @@ impl PostgresStore {
         let data = self
             .pending
             .take(self.params(epoch), (self.next_sender, self.next_target));
-        let job = BatchJob::new(self.sender()?.clone(), data);
+        let job = BatchJob::start(self.sender()?, data);
         use fix_session::store::Durable;
         job.make_durable().map_err(|e| self.failed(epoch, e))
     }
@@ -641,7 +641,7 @@ impl MessageStore for PostgresStore {
         let data = self
             .pending
             .take(self.params(epoch), (self.next_sender, self.next_target));
-        let job = Arc::new(BatchJob::new(self.sender()?.clone(), data));
+        let job = Arc::new(BatchJob::start(self.sender()?, data));
         self.jobs += 1;
         self.in_flight = Some(InFlight {
             id: self.jobs,

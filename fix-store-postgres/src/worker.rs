@@ -14,7 +14,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use tokio::time::timeout;
 use tokio_postgres::{Client, NoTls, Statement};
 
-use crate::batch::BatchData;
+use crate::batch::{BatchData, CommitTicket, Outcome};
 use crate::sql::{self, Page, SessionRow, StoredRow};
 
 /// A client or server error, or a request that took longer than a lease.
@@ -44,9 +44,10 @@ pub(crate) enum Request {
         epoch: i64,
         reply: Reply<()>,
     },
+    /// A batch to commit; its job learns how it went through `commit`.
     Commit {
         data: Arc<BatchData>,
-        reply: Reply<bool>,
+        commit: CommitTicket,
     },
     Reset {
         epoch: i64,
@@ -248,9 +249,13 @@ impl Worker {
                 let r = timeout(limit, self.release(epoch)).await;
                 let _ = reply.send(self.settle(r, limit));
             }
-            Request::Commit { data, reply } => {
+            Request::Commit { data, commit } => {
                 let r = timeout(limit, self.commit(data)).await;
-                let _ = reply.send(self.settle(r, limit));
+                commit.end(match self.settle(r, limit) {
+                    Ok(true) => Outcome::Committed,
+                    Ok(false) => Outcome::Fenced,
+                    Err(e) => Outcome::Failed(e.to_string()),
+                });
             }
             Request::Reset {
                 epoch,

@@ -1419,7 +1419,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         self.created(app);
         let now = self.enter(now);
-        if self.conn.state != State::LoggedOn {
+        // A Logout sent already (the answer to the peer's, the connection
+        // closing after it) is the last message: a second would take a
+        // number the peer never sees.
+        if self.conn.state != State::LoggedOn || self.conn.logout_sent || self.conn.disconnect {
             return Ok(());
         }
         self.send_logout(now, text.map(str::as_bytes), app)?;
