@@ -49,9 +49,11 @@ impl SyncedWrite {
     /// A writer for `stream`, if it is plain TCP and its descriptor could
     /// be duplicated (a failure only costs the wake-up it would save).
     pub(crate) fn of(stream: &Stream) -> Option<Arc<SyncedWrite>> {
-        let Stream::Plain(tcp) = stream else {
+        // TLS records are the task's to make.
+        if !matches!(stream, Stream::Plain(_)) {
             return None;
-        };
+        }
+        let tcp = stream.tcp();
         let fd = tcp.as_fd().try_clone_to_owned().ok()?;
         Some(Arc::new(SyncedWrite {
             socket: TcpStream::from(fd),
