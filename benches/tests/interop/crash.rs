@@ -2,11 +2,12 @@
 //! orders from a QuickFIX C++ initiator in the test's process, and restarted
 //! each time from its file store.
 //!
-//! The child is this test binary run again with [`DIR`] and [`PORT`] set (as
-//! `fix-engine/tests/crash.rs` does): an [`Engine`] acceptor with the file store
+//! The child is this test binary run again with [`DIR`] set (as
+//! `fix-engine/tests/crash.rs` does; see `child.rs`): an [`Engine`] acceptor with the file store
 //! (FileStoreSync's default: every record synced before its call returns) and
 //! QuickFIX's file log, whose application answers each NewOrderSingle with one
-//! ExecutionReport. It says `listening` on its stdout once its port is bound.
+//! ExecutionReport. It binds port 0 and says its port; QuickFIX reaches each
+//! child through the test's relay.
 //!
 //! QuickFIX's initiator (ReconnectInterval=1, HeartBtInt=30) is sent
 //! `FIX_INTEROP_ORDERS` orders (3000 by default) from a thread of the test, at
@@ -48,11 +49,9 @@
 //! ResendRequest's number again.
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::{Duration, Instant};
 
 use fix_engine::Engine;
@@ -60,13 +59,13 @@ use fix_session::SessionId;
 use fix_session::store::StoreLog;
 
 use crate::book::{Book, Mark, Report};
+use crate::child::{self, Child};
 use crate::ours::{self, Trader};
 use crate::quickfix_cpp::{self, Role};
-use crate::{TestDir, WAIT, free_port, numbers_agree, serial};
+use crate::{TestDir, WAIT, numbers_agree, serial};
 
-/// The child's environment: its directory, and the port it listens on.
+/// The child's environment: its directory.
 const DIR: &str = "FIX_INTEROP_CHILD_DIR";
-const PORT: &str = "FIX_INTEROP_CHILD_PORT";
 
 /// Kills of our acceptor per run.
 const KILLS: u64 = 10;
@@ -86,18 +85,17 @@ fn ours_id() -> SessionId {
 /// The child's side: nothing in an ordinary test run.
 #[test]
 fn child() {
-    let (Ok(dir), Ok(port)) = (std::env::var(DIR), std::env::var(PORT)) else {
+    let Ok(dir) = std::env::var(DIR) else {
         return;
     };
-    if let Err(e) = run_child(Path::new(&dir), &port) {
+    if let Err(e) = run_child(Path::new(&dir)) {
         eprintln!("interop crash child: {e}");
         std::process::exit(1);
     }
 }
 
-fn run_child(dir: &Path, port: &str) -> Result<(), String> {
-    let port = port.parse().map_err(|e| format!("{PORT}={port}: {e}"))?;
-    let settings = ours::settings(&ours_id(), false, port, dir)?;
+fn run_child(dir: &Path) -> Result<(), String> {
+    let settings = ours::settings(&ours_id(), false, 0, dir)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -109,85 +107,9 @@ fn run_child(dir: &Path, port: &str) -> Result<(), String> {
         })
         .await
         .map_err(|e| format!("start: {e}"))?;
-        // Straight to the process's stdout, past the harness's capture.
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "listening")
-            .and_then(|()| out.flush())
-            .map_err(|e| format!("stdout: {e}"))?;
-        drop(out);
         // Bounded, in case no one kills it.
-        tokio::time::sleep(Duration::from_secs(300)).await;
-        drop(engine);
-        Ok(())
+        child::serve(engine, Duration::from_secs(300)).await
     })
-}
-
-/// Our acceptor's process, killed when dropped (a failed run leaves none).
-struct Child {
-    process: std::process::Child,
-    lines: Receiver<String>,
-}
-
-impl Child {
-    /// Starts the process, with its store and log in `dir`, on `port`, and
-    /// waits until it listens.
-    fn start(dir: &Path, port: u16) -> Result<Child, String> {
-        let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
-        let mut process = Command::new(exe)
-            .args([
-                "--exact",
-                "crash::child",
-                "--nocapture",
-                "--test-threads=1",
-                "-q",
-            ])
-            .env(DIR, dir)
-            .env(PORT, port.to_string())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| format!("starting our acceptor: {e}"))?;
-        let stdout = process.stdout.take().ok_or("the child's stdout")?;
-        let (tx, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            // Read to the end, whether anyone listens or not: the child must
-            // never find its stdout closed.
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                let _ = tx.send(line);
-            }
-        });
-        let child = Child { process, lines };
-        let deadline = Instant::now() + WAIT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match child.lines.recv_timeout(left) {
-                Ok(line) if line == "listening" => return Ok(child),
-                Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("our acceptor did not listen within {WAIT:?}"));
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err("our acceptor ended before it listened".into());
-                }
-            }
-        }
-    }
-
-    /// SIGKILL, and the process reaped.
-    fn kill(&mut self) -> Result<(), String> {
-        self.process
-            .kill()
-            .and_then(|()| self.process.wait().map(drop))
-            .map_err(|e| format!("killing our acceptor: {e}"))
-    }
-}
-
-impl Drop for Child {
-    fn drop(&mut self) {
-        let _ = self.process.kill();
-        let _ = self.process.wait();
-    }
 }
 
 /// A connection after a restart, as QuickFIX's application saw it.
@@ -244,9 +166,15 @@ fn crash_run(dir: &Path) -> Result<Figures, String> {
     };
     let ids: Arc<Vec<String>> = Arc::new((0..orders).map(|i| format!("C{i}")).collect());
     let kill_points: Vec<u64> = (1..=KILLS).map(|k| orders * k / (KILLS + 1)).collect();
-    let port = free_port()?;
     let ours_dir = dir.join("ours");
-    let mut child = Child::start(&ours_dir, port)?;
+    let to = Arc::new(AtomicU16::new(0));
+    let port = child::relay(to.clone())?;
+    let start = || {
+        let child = Child::start("crash::child", &[(DIR, ours_dir.display().to_string())])?;
+        to.store(child.port, Ordering::SeqCst);
+        Ok::<Child, String>(child)
+    };
+    let mut child = start()?;
     let book = Arc::new(Book::new("QuickFIX"));
     let qf_id = quickfix_cpp::session_id("QF3", "OURS3")?;
     let qf_dir = dir.join("quickfix");
@@ -275,10 +203,11 @@ fn crash_run(dir: &Path) -> Result<Figures, String> {
                         let answered = s.answered() >= n && s.new_since_logon > 0;
                         answered || s.answered() >= orders || !s.errors.is_empty()
                     })?;
+                    to.store(0, Ordering::SeqCst);
                     child.kill()?;
                     let (answered, sent) = book.with(|s| (s.answered(), s.sent));
                     kills.push(Kill { answered, sent });
-                    child = Child::start(&ours_dir, port)?;
+                    child = start()?;
                     book.wait(&format!("the Logon after restart {k}"), WAIT, |s| {
                         s.logons > k || !s.errors.is_empty()
                     })?;

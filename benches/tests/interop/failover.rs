@@ -18,12 +18,9 @@
 //! reports held QuickFIX for 10 s (this run, or 5 of 14 runs with the
 //! server's defaults).
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU16, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use fix_engine::Engine;
@@ -32,6 +29,7 @@ use fix_session::SessionId;
 use fix_test_support::pg::PgServer;
 
 use crate::book::Book;
+use crate::child::{self, Child};
 use crate::ours::Trader;
 use crate::quickfix_cpp::{self, Role};
 use crate::{TestDir, WAIT, serial};
@@ -85,117 +83,22 @@ fn run_child(id: &SessionId, node: &str, connection: &str, dir: &Path) -> Result
         })
         .await
         .map_err(|e| format!("start: {e}"))?;
-        let port = engine.local_addrs()[0].port();
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "listening {port}")
-            .and_then(|()| out.flush())
-            .map_err(|e| format!("stdout: {e}"))?;
-        drop(out);
-        tokio::time::sleep(Duration::from_secs(300)).await;
-        drop(engine);
-        Ok(())
+        child::serve(engine, Duration::from_secs(300)).await
     })
 }
 
-/// One of our acceptors' processes, killed when dropped.
-struct Child {
-    process: std::process::Child,
-    port: u16,
-}
-
-impl Child {
-    fn start(pg: &PgServer, node: &str, ours: &str, qf: &str, dir: &Path) -> Result<Child, String> {
-        let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
-        let mut process = Command::new(exe)
-            .args([
-                "--exact",
-                "failover::failover_child",
-                "--nocapture",
-                "--test-threads=1",
-                "-q",
-            ])
-            .env(NODE, node)
-            .env(CONNECTION, pg.connection_string())
-            .env(DIR, dir)
-            .env(SENDER, ours)
-            .env(TARGET, qf)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| format!("starting {node}: {e}"))?;
-        let stdout = process.stdout.take().ok_or("the child's stdout")?;
-        let (tx, lines): (_, Receiver<String>) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                let _ = tx.send(line);
-            }
-        });
-        let deadline = Instant::now() + WAIT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match lines.recv_timeout(left) {
-                Ok(line) => {
-                    if let Some(port) = line.strip_prefix("listening ") {
-                        let port = port.parse().map_err(|e| format!("{line}: {e}"))?;
-                        // Keep reading, so the child never finds its stdout closed.
-                        std::thread::spawn(move || while lines.recv().is_ok() {});
-                        return Ok(Child { process, port });
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("{node} did not listen within {WAIT:?}"));
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(format!("{node} ended before it listened"));
-                }
-            }
-        }
-    }
-
-    fn kill(&mut self) {
-        let _ = self.process.kill();
-        let _ = self.process.wait();
-    }
-}
-
-impl Drop for Child {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-/// A TCP relay on a port of the system's choosing to `to` (0: refused).
-fn relay(to: Arc<AtomicU16>) -> Result<u16, String> {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("relay: {e}"))?;
-    let port = listener
-        .local_addr()
-        .map_err(|e| format!("relay: {e}"))?
-        .port();
-    std::thread::spawn(move || {
-        for client in listener.incoming() {
-            let Ok(client) = client else { continue };
-            let port = to.load(Ordering::SeqCst);
-            if port == 0 {
-                continue;
-            }
-            let Ok(server) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
-                continue;
-            };
-            let _ = client.set_nodelay(true);
-            let _ = server.set_nodelay(true);
-            for (mut from, mut to) in [
-                (client.try_clone().unwrap(), server.try_clone().unwrap()),
-                (server, client),
-            ] {
-                std::thread::spawn(move || {
-                    let _ = std::io::copy(&mut from, &mut to);
-                    let _ = to.shutdown(std::net::Shutdown::Both);
-                });
-            }
-        }
-    });
-    Ok(port)
+/// One of our acceptors, `node`, serving session `ours`-`qf`.
+fn start(pg: &PgServer, node: &str, ours: &str, qf: &str, dir: &Path) -> Result<Child, String> {
+    Child::start(
+        "failover::failover_child",
+        &[
+            (NODE, node.to_owned()),
+            (CONNECTION, pg.connection_string()),
+            (DIR, dir.display().to_string()),
+            (SENDER, ours.to_owned()),
+            (TARGET, qf.to_owned()),
+        ],
+    )
 }
 
 #[test]
@@ -262,10 +165,10 @@ fn flow(pg: &PgServer, dir: &Path, qf: &str, ours: &str, kill: bool) -> Result<W
     pg.psql("DELETE FROM fix_batches; DELETE FROM fix_sessions;")
         .ok();
     let to_a = Arc::new(AtomicU16::new(0));
-    let relay_port = relay(to_a.clone())?;
-    let mut a = Child::start(pg, "engine-a", ours, qf, &dir.join("a1"))?;
+    let relay_port = child::relay(to_a.clone())?;
+    let mut a = start(pg, "engine-a", ours, qf, &dir.join("a1"))?;
     to_a.store(a.port, Ordering::SeqCst);
-    let b = Child::start(pg, "engine-b", ours, qf, &dir.join("b"))?;
+    let b = start(pg, "engine-b", ours, qf, &dir.join("b"))?;
     let book = Arc::new(Book::new("QuickFIX"));
     let qf_id = quickfix_cpp::session_id(qf, ours)?;
     let b_port = b.port.to_string();
@@ -310,9 +213,9 @@ fn flow(pg: &PgServer, dir: &Path, qf: &str, ours: &str, kill: bool) -> Result<W
             if kill {
                 std::thread::sleep(Duration::from_secs(3));
                 to_a.store(0, Ordering::SeqCst);
-                a.kill();
+                a.kill()?;
                 std::thread::sleep(Duration::from_secs(1));
-                a = Child::start(pg, "engine-a", ours, qf, &dir.join("a2"))?;
+                a = start(pg, "engine-a", ours, qf, &dir.join("a2"))?;
                 to_a.store(a.port, Ordering::SeqCst);
             }
             sender.join().map_err(|_| "the sender panicked")?;

@@ -30,6 +30,7 @@
 //! else, and the crash test measures waits).
 
 mod book;
+mod child;
 mod crash;
 mod failover;
 mod ours;
@@ -104,7 +105,11 @@ fn serial() -> MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// A port free on 127.0.0.1 now.
+/// A port free on 127.0.0.1 now, for the logout tests only: QuickFIX's
+/// acceptor must be told a port number in its settings (it can be handed no
+/// bound socket, nor say which port 0 became), so this one port is chosen
+/// before it is bound. The crash and failover tests' children bind port 0
+/// (`child.rs`).
 pub(crate) fn free_port() -> Result<u16, String> {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
