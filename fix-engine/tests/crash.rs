@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 
-use common::{acceptor, initiator, order, settings, temp_dir};
+use common::{Relay, acceptor, initiator, order, settings, temp_dir};
 use fix_core::Message;
 use fix_engine::{Engine, SendError, SessionHandle};
 use fix_session::{
@@ -199,40 +199,6 @@ impl Drop for Acceptor {
         self.to.store(0, Ordering::SeqCst);
         let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-}
-
-/// Passes each connection made to its port on to the acceptor process
-/// running now (`to`, 0 while none is), closing it when there is none.
-#[derive(Clone, Default)]
-struct Relay {
-    to: Arc<AtomicU16>,
-}
-
-impl Relay {
-    /// Listens on a port the system chooses, for as long as the runtime runs.
-    async fn start(&self) -> u16 {
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-            .await
-            .unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let to = self.to.clone();
-        tokio::spawn(async move {
-            while let Ok((mut client, _)) = listener.accept().await {
-                let port = to.load(Ordering::SeqCst);
-                if port == 0 {
-                    continue; // dropped: closed at once, as a refusal
-                }
-                tokio::spawn(async move {
-                    if let Ok(mut server) =
-                        tokio::net::TcpStream::connect(("127.0.0.1", port)).await
-                    {
-                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
-                    }
-                });
-            }
-        });
-        port
     }
 }
 

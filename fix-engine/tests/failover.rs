@@ -522,25 +522,9 @@ async fn a_paced_flow_waits_no_longer_than_the_lease_across_a_restart() {
     const RECONNECT: Duration = Duration::from_secs(1);
     let dir = temp_dir("failover-paced");
     let record = dir.join("record");
-    let to = Arc::new(std::sync::atomic::AtomicU16::new(0));
-    let listener = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
-    let relay_port = listener.local_addr().unwrap().port();
-    {
-        let to = to.clone();
-        tokio::spawn(async move {
-            while let Ok((mut client, _)) = listener.accept().await {
-                let port = to.load(Ordering::SeqCst);
-                if port == 0 {
-                    continue; // closed at once, as a refusal
-                }
-                tokio::spawn(async move {
-                    if let Ok(mut server) = TcpStream::connect(("127.0.0.1", port)).await {
-                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
-                    }
-                });
-            }
-        });
-    }
+    let relay = common::Relay::default();
+    let relay_port = relay.start().await;
+    let to = relay.to.clone();
     let (a, port_a) = Acceptor::listening_on(&pg, "engine-a", &record).await;
     to.store(port_a, Ordering::SeqCst);
     let (_b, port_b) = Acceptor::listening_on(&pg, "engine-b", &record).await;

@@ -276,3 +276,38 @@ pub async fn expect(
         }
     }
 }
+
+/// A TCP relay the test holds in front of an engine that restarts on a new
+/// port each time (a child process binding port 0): passes each connection
+/// made to its port on to 127.0.0.1:`to`, closing it at once while `to` is 0.
+#[derive(Clone, Default)]
+pub struct Relay {
+    pub to: std::sync::Arc<std::sync::atomic::AtomicU16>,
+}
+
+impl Relay {
+    /// Listens on a port the system chooses, for as long as the runtime runs.
+    pub async fn start(&self) -> u16 {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+            .await
+            .unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let to = self.to.clone();
+        tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                let port = to.load(std::sync::atomic::Ordering::SeqCst);
+                if port == 0 {
+                    continue; // dropped: closed at once, as a refusal
+                }
+                tokio::spawn(async move {
+                    if let Ok(mut server) =
+                        tokio::net::TcpStream::connect(("127.0.0.1", port)).await
+                    {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                });
+            }
+        });
+        port
+    }
+}
