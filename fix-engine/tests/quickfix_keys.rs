@@ -140,3 +140,50 @@ async fn a_refresh_on_logon_standby_takes_over_the_primary_s_session() {
     standby.shutdown(Duration::from_secs(5)).await.unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A standby that is offered the session while the primary holds it closes
+/// the connection and says why in its event log, as a standby's refusal,
+/// not as a failed session (docs/high-availability.md says why it sends no
+/// Logout).
+#[tokio::test]
+async fn a_standby_offered_the_session_logs_that_it_is_a_standby() {
+    let dir = temp_dir("standby-says-so");
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let primary = start(
+        [acceptor("EXEC", "C1", 0).file_store_path(dir.join("store"))],
+        &tx,
+        true,
+    )
+    .await;
+    let standby = start(
+        [acceptor("EXEC", "C1", 0)
+            .file_store_path(dir.join("store"))
+            .file_log_path(dir.join("log"))
+            .refresh_on_logon(true)],
+        &tx,
+        true,
+    )
+    .await;
+    // An initiator that knows only the standby.
+    let ini = start([initiator("C1", "EXEC", port_of(&standby))], &tx, false).await;
+    let events = dir.join("log/FIX.4.4-EXEC-C1.event.current.log");
+    let deadline = std::time::Instant::now() + Duration::from_secs(WAIT);
+    let text = loop {
+        let text = std::fs::read_to_string(&events).unwrap_or_default();
+        if text.contains("Disconnecting") {
+            break text;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no refusal logged: {text:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(text.contains("a standby, the Logon not taken"), "{text}");
+    assert!(text.contains("standby"), "{text}");
+    assert!(!text.contains("the session failed"), "{text}");
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    standby.shutdown(Duration::from_secs(5)).await.unwrap();
+    primary.shutdown(Duration::from_secs(5)).await.unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1116,6 +1116,15 @@ fn end_reason(end: &End) -> String {
             tracing::warn!(error = %e, "the connection failed");
             format!("Disconnecting: the connection failed: {e}")
         }
+        End::Failed(fix_session::SessionError::Store(
+            e @ (fix_session::StoreError::Standby { .. }
+            | fix_session::StoreError::LeaseStandby { .. }),
+        )) => {
+            // Not a failure: another engine holds the session (hot
+            // standby); the counterparty is to try that one.
+            tracing::info!(reason = %e, "a standby: the connection refused");
+            format!("Disconnecting: a standby, the Logon not taken: {e}")
+        }
         End::Failed(e) => {
             tracing::error!(error = %e, "the session failed");
             format!("Disconnecting: the session failed: {e}")

@@ -263,10 +263,18 @@ impl fix_session::MessageStore for Standby {
     /// Takes the session over: the log (its lock, when no engine of this
     /// process has it open), then the session in it (`Locked` while the
     /// primary's engine in this process still has it).
+    /// Still held by the primary, it is still a standby
+    /// ([`StoreError::Standby`], which the connection's end logs as a
+    /// standby's refusal, not as a failure).
     fn refresh(&mut self) -> Result<(), StoreError> {
         if self.store.is_none() {
-            let log = shared_log(&self.dir)?;
-            self.store = Some(log.open_store(&self.id.store_name(), std::time::SystemTime::now())?);
+            let opened = shared_log(&self.dir).and_then(|log| {
+                log.open_store(&self.id.store_name(), std::time::SystemTime::now())
+            });
+            self.store = Some(opened.map_err(|e| match e {
+                StoreError::Locked { lock_file, .. } => StoreError::Standby { lock_file },
+                e => e,
+            })?);
         }
         Ok(())
     }
