@@ -11,7 +11,10 @@
 //!   the same sequence numbers (every order through exactly once, answered);
 //! - the first engine, woken, sends nothing more on the session: no byte
 //!   through the proxy after it stopped, nothing stored under its old lease;
-//! - the table holds one message a number, numbers without a gap.
+//! - the table holds one message a number, numbers without a gap;
+//! - at scale, 100 sessions over three engines (at most 50 each), the
+//!   busiest SIGKILLed: its sessions are back on the other two within the
+//!   lease + 2 s, every order answered once.
 //!
 //! The server is started per test binary (initdb into a temporary
 //! directory); without PostgreSQL installed the tests skip with one line,
@@ -42,6 +45,8 @@ const ROLE: &str = "FIX_ENGINE_FAILOVER_ROLE";
 const CONNECTION: &str = "FIX_ENGINE_FAILOVER_CONNECTION";
 const NODE: &str = "FIX_ENGINE_FAILOVER_NODE";
 const RECORD: &str = "FIX_ENGINE_FAILOVER_RECORD";
+/// For a child with many sessions: how many, and how many it may hold.
+const MANY: &str = "FIX_ENGINE_FAILOVER_MANY";
 
 /// The lease: short, so that a run takes seconds.
 const LEASE: Duration = Duration::from_secs(2);
@@ -86,11 +91,28 @@ fn child() {
     runtime.block_on(async {
         // Port 0: the process tells its port, so no port is chosen by one
         // process and bound by another (a race with other tests).
-        let session = common::acceptor("EXEC", "C1", 0)
-            .postgres_store(connection)
-            .postgres_store_lease(LEASE)
-            .postgres_store_node(node.clone());
-        let engine = Engine::start(common::settings([session]), &fix44::DICTIONARY, {
+        let sessions = match std::env::var(MANY) {
+            Ok(many) => {
+                let (count, max) = many.split_once('/').unwrap();
+                let max: u64 = max.parse().unwrap();
+                (0..count.parse().unwrap())
+                    .map(|i: usize| {
+                        common::acceptor("EXEC", &many_id(i), 0)
+                            .postgres_store(connection.clone())
+                            .postgres_store_lease(LEASE)
+                            .postgres_store_node(node.clone())
+                            .postgres_store_max_sessions(max)
+                    })
+                    .collect()
+            }
+            Err(_) => vec![
+                common::acceptor("EXEC", "C1", 0)
+                    .postgres_store(connection)
+                    .postgres_store_lease(LEASE)
+                    .postgres_store_node(node.clone()),
+            ],
+        };
+        let engine = Engine::start(common::settings(sessions), &fix44::DICTIONARY, {
             move |_, _| Recorder {
                 node: node.clone(),
                 file: std::fs::OpenOptions::new()
@@ -120,8 +142,18 @@ struct Acceptor {
 
 impl Acceptor {
     fn spawn(pg: &PgServer, node: &str, record: &Path) -> Acceptor {
+        Acceptor::spawn_with(pg, node, record, None)
+    }
+
+    /// `many`: `count/max`, that many sessions ([`many_id`]), at most `max`
+    /// held.
+    fn spawn_with(pg: &PgServer, node: &str, record: &Path, many: Option<&str>) -> Acceptor {
         let connection = format!("{} application_name={node}", pg.connection_string());
-        let mut child = Command::new(std::env::current_exe().unwrap())
+        let mut command = Command::new(std::env::current_exe().unwrap());
+        if let Some(many) = many {
+            command.env(MANY, many);
+        }
+        let mut child = command
             .args(["--exact", "child", "--nocapture", "--test-threads=1", "-q"])
             .env(ROLE, "acceptor")
             .env(NODE, node)
@@ -595,6 +627,147 @@ async fn a_paced_flow_waits_no_longer_than_the_lease_across_a_restart() {
     let limit = LEASE + RECONNECT + Duration::from_secs(1);
     println!("failover with a paced flow: the longest wait {longest:?} (limit {limit:?})");
     assert!(longest <= limit, "an order waited {longest:?}");
+    pg.psql("DELETE FROM fix_batches; DELETE FROM fix_sessions;")
+        .unwrap();
+}
+
+/// The initiator's CompID of session `i` of many.
+fn many_id(i: usize) -> String {
+    format!("M{i:03}")
+}
+
+/// Issue 38's failover at scale: 100 sessions shared by three acceptor
+/// processes on one database, each holding at most 50; the one holding the
+/// most is SIGKILLed, and every session is back (an order sent at the kill
+/// answered, once) within the lease + 2 s, on the two left.
+#[tokio::test]
+async fn a_hundred_sessions_are_back_within_the_lease_after_one_of_three_engines_is_killed() {
+    if std::env::var(ROLE).is_ok() {
+        return;
+    }
+    let Some(pg) = PgServer::start_or_skip("failover-many") else {
+        return;
+    };
+    const N: usize = 100;
+    // Three engines open a store (a connection) for each of the 100.
+    pg.psql("ALTER SYSTEM SET max_connections = 400").unwrap();
+    pg.restart_immediate().unwrap();
+    let dir = temp_dir("failover-many");
+    let record = dir.join("record");
+    let many = format!("{N}/{}", N / 2);
+    let mut engines = Vec::new();
+    let mut ports = Vec::new();
+    for node in ["e1", "e2", "e3"] {
+        let engine = Acceptor::spawn_with(&pg, node, &record, Some(&many));
+        let port = engine.listening().await.expect("the engine started");
+        engines.push(Some(engine));
+        ports.push(port);
+    }
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    // Each initiator tries the three in turn, from a different first one.
+    let sessions = (0..N).map(|i| {
+        initiator(&many_id(i), "EXEC", ports[i % 3])
+            .socket_connect("127.0.0.1", ports[(i + 1) % 3])
+            .socket_connect("127.0.0.1", ports[(i + 2) % 3])
+            .heart_bt_int(5)
+            .logon_timeout(Duration::from_secs(2))
+            .reconnect_interval(Duration::from_millis(300))
+    });
+    let ini = start(sessions, &tx, false).await;
+    let handles: Vec<_> = (0..N)
+        .map(|i| {
+            ini.session(&SessionId::new("FIX.4.4", &many_id(i), "EXEC"))
+                .unwrap()
+        })
+        .collect();
+    for h in &handles {
+        tokio::time::timeout(Duration::from_secs(60), h.wait_for(State::LoggedOn))
+            .await
+            .expect("every session logged on");
+    }
+    let first: Vec<String> = (0..N).map(|i| format!("{}-1", many_id(i))).collect();
+    for (h, id) in handles.iter().zip(&first) {
+        h.send(b"D", &order(id)).unwrap();
+    }
+    let mut seen = HashMap::new();
+    answered(&mut rx, &mut seen, &first, 30).await;
+
+    let owners = pg
+        .psql("SELECT owner, count(*) FROM fix_sessions WHERE lease_expiry > now() GROUP BY owner ORDER BY 2 DESC, 1")
+        .unwrap();
+    let busiest = owners
+        .lines()
+        .next()
+        .unwrap()
+        .split('|')
+        .next()
+        .unwrap()
+        .to_owned();
+    let moved = pg
+        .psql(&format!(
+            "SELECT session_key FROM fix_sessions WHERE owner = '{busiest}'"
+        ))
+        .unwrap();
+    let moving: Vec<bool> = (0..N).map(|i| moved.contains(&many_id(i))).collect();
+    let victim: usize = busiest.trim_start_matches('e').parse::<usize>().unwrap() - 1;
+    let killed = Instant::now();
+    engines[victim].take().unwrap().signal("-KILL");
+    // One order a session at the kill: queued where the session is down
+    // (sent at its next Logon), sent at once where it is up.
+    let second: Vec<String> = (0..N).map(|i| format!("{}-2", many_id(i))).collect();
+    for (h, id) in handles.iter().zip(&second) {
+        // Not connected yet: queued for the next Logon.
+        let _ = h.send(b"D", &order(id));
+    }
+    let mut back = Vec::with_capacity(N);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while back.len() < N {
+        match tokio::time::timeout_at(deadline, rx.recv()).await {
+            Ok(Some((id, Event::App { cl_ord_id, seq, .. }))) => {
+                let numbers: &mut BTreeSet<u64> = seen.entry(cl_ord_id.clone()).or_default();
+                if numbers.is_empty() && cl_ord_id.ends_with("-2") {
+                    let i: usize = id.sender_comp_id.trim_start_matches('M').parse().unwrap();
+                    back.push((killed.elapsed(), moving[i]));
+                }
+                numbers.insert(seq);
+            }
+            Ok(Some(_)) => {}
+            _ => panic!(
+                "{} of {N} sessions back in 60 s (owners before: {owners})",
+                back.len()
+            ),
+        }
+    }
+    for id in first.iter().chain(&second) {
+        let numbers = &seen[&format!("R-{id}")];
+        assert_eq!(numbers.len(), 1, "{id} answered {numbers:?}");
+    }
+    // The killed engine's sessions, moved to the two left; the others
+    // never stopped.
+    let mut moved: Vec<Duration> = back.iter().filter(|b| b.1).map(|b| b.0).collect();
+    moved.sort();
+    let stayed = back.iter().filter(|b| !b.1).map(|b| b.0).max();
+    let m = moved.len();
+    assert!(m > 0, "the killed engine held no session ({owners})");
+    let after = pg
+        .psql("SELECT owner, count(*) FROM fix_sessions WHERE lease_expiry > now() GROUP BY owner ORDER BY 1")
+        .unwrap();
+    let limit = LEASE + TAKEOVER_SLACK;
+    println!(
+        "{N} sessions, {busiest} killed (owners before: {}; after: {}): its {m} sessions back p50 {:?}, p90 {:?}, the last {:?} after the kill (limit {limit:?}); the others answered within {stayed:?}",
+        owners.replace('\n', ", "),
+        after.replace('\n', ", "),
+        moved[m / 2],
+        moved[m * 9 / 10],
+        moved[m - 1],
+    );
+    assert!(
+        moved[m - 1] <= limit,
+        "the last session back {:?} after the kill",
+        moved[m - 1]
+    );
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    drop(engines);
     pg.psql("DELETE FROM fix_batches; DELETE FROM fix_sessions;")
         .unwrap();
 }
