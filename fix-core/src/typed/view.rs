@@ -76,7 +76,7 @@ impl<'a, const N: usize> View<'a, N> {
     /// assert_eq!(view.slots(), View::<5>::new(msg, &HB.view).slots());
     /// # Ok::<(), fix_core::Error>(())
     /// ```
-    #[inline(always)]
+    #[inline]
     pub fn of_message(msg: Message<'a>, def: &'static MessageDef) -> Self {
         let mut view = View {
             msg,

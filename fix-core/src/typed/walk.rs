@@ -187,8 +187,11 @@ fn enter_group(
 /// table exists only for views that share no tag with their groups. `false`
 /// (nothing filled) when the message has more fields than a slot can number.
 ///
+/// Not inlined: one copy serves every message type, and a generated view's
+/// `new` stays a fill of the slots and a call.
+///
 /// [`MessageDef::slot_of`]: super::MessageDef::slot_of
-#[inline]
+#[inline(never)]
 pub(super) fn fill_by_tag(slot_of: &[u16], fields: &[Field], slots: &mut [u16]) -> bool {
     let Some(last) = slot_of.len().checked_sub(1) else {
         return false;
