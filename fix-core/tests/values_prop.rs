@@ -16,6 +16,28 @@ fn value_bytes() -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
+/// Every value of up to five bytes from the decimal grammar's characters (and a
+/// few others), read in a message as typed views read it, followed by SOH and
+/// more bytes or by nothing: the same answer as parsing the value alone.
+#[test]
+fn short_decimals_in_a_message_parse_as_alone() {
+    const CHARS: &[u8] = b"0179.-a/:";
+    for len in 0..=5u32 {
+        for mut k in 0..(CHARS.len() as u32).pow(len) {
+            let mut value = Vec::new();
+            for _ in 0..len {
+                value.push(CHARS[(k % CHARS.len() as u32) as usize]);
+                k /= CHARS.len() as u32;
+            }
+            for tail in [&b""[..], b"\x01", b"\x0110=123\x01"] {
+                let buf = [&value[..], tail].concat();
+                let got = Decimal::parse_in(&buf, 0..value.len(), true);
+                assert_eq!(got, Decimal::parse_fix(&value), "{value:?} + {tail:?}");
+            }
+        }
+    }
+}
+
 fn decimal() -> impl Strategy<Value = Decimal> {
     (
         -Decimal::MAX_MANTISSA..=Decimal::MAX_MANTISSA,
@@ -204,6 +226,19 @@ proptest! {
             let chars: Vec<u8> = v.iter().map(Char::get).collect();
             prop_assert_eq!(chars.len() * 2 - 1, bytes.len());
         }
+    }
+
+    /// A typed view's read of a decimal in a message (one word loaded across the
+    /// value's end) gives the answer, value or error, of parsing the value alone.
+    #[test]
+    fn decimal_in_a_message_parses_as_alone(
+        value in proptest::collection::vec(proptest::sample::select(&b"0123456789.-+e\x01"[..]), 0..12),
+        before in proptest::collection::vec(any::<u8>(), 0..3),
+        after in proptest::collection::vec(any::<u8>(), 0..12),
+    ) {
+        let buf = [&before[..], &value, &after].concat();
+        let range = before.len()..before.len() + value.len();
+        prop_assert_eq!(Decimal::parse_in(&buf, range, true), Decimal::parse_fix(&value));
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub static HEARTBEAT: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -70,6 +71,7 @@ pub static TEST_REQUEST: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -120,6 +122,7 @@ pub static RESEND_REQUEST: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -178,6 +181,7 @@ pub static REJECT: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -249,6 +253,7 @@ pub static SEQUENCE_RESET: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -305,6 +310,7 @@ pub static LOGOUT: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -379,6 +385,7 @@ pub static IOI: t::MessageDef = {
                 &[26, 34, 70, 82, 92, 93, 99, 105],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -541,6 +548,7 @@ pub static ADVERTISEMENT: t::MessageDef = {
                 256,
             >(ALL, &[26, 34, 70, 73, 74], &[26, 34, 70, 73, 74]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -697,6 +705,7 @@ pub static EXECUTION_REPORT: t::MessageDef = {
                 &[26, 39, 41, 67, 103, 115, 117, 241, 242, 244, 246],
             ),
         },
+        slot_of: &[],
     }
 };
 t::message!(
@@ -1365,6 +1374,7 @@ pub static ORDER_CANCEL_REJECT: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<662>(ALL),
     }
 };
 t::message!(
@@ -1499,6 +1509,7 @@ pub static LOGON: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 34], &[26, 34]),
         },
+        slot_of: &t::slot_table::<791>(ALL),
     }
 };
 t::message!(
@@ -1653,6 +1664,7 @@ pub static NEWS: t::MessageDef = {
                 128,
             >(ALL, &[26, 32, 33, 34, 35, 36], &[26, 32, 33, 34, 35, 36]),
         },
+        slot_of: &t::slot_table::<713>(ALL),
     }
 };
 t::message!(
@@ -1755,6 +1767,7 @@ pub static EMAIL: t::MessageDef = {
                 128,
             >(ALL, &[26, 33, 34, 35, 36, 39], &[26, 33, 34, 35, 36, 39]),
         },
+        slot_of: &t::slot_table::<713>(ALL),
     }
 };
 t::message!(
@@ -1885,6 +1898,7 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
                 &[26, 30, 40, 50, 56, 92, 104, 109],
             ),
         },
+        slot_of: &[],
     }
 };
 t::message!(
@@ -2241,6 +2255,7 @@ pub static NEW_ORDER_LIST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 45], &[26, 45]),
         },
+        slot_of: &t::slot_table::<895>(ALL),
     }
 };
 t::message!(
@@ -2393,6 +2408,7 @@ pub static ORDER_CANCEL_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 37, 42, 78, 90], &[26, 37, 42, 78, 90]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -2539,6 +2555,7 @@ pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
                 512,
             >(ALL, &[26, 28, 44, 54, 59, 95, 107], &[26, 28, 44, 54, 59, 95, 107]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -2902,6 +2919,7 @@ pub static ORDER_STATUS_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 31, 39, 75, 87], &[26, 31, 39, 75, 87]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -3028,6 +3046,7 @@ pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
                 &[26, 38, 39, 48, 84, 89, 99, 100, 120, 144, 153],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -3333,6 +3352,7 @@ pub static LIST_CANCEL_REQUEST: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -3406,6 +3426,7 @@ pub static LIST_EXECUTE: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -3476,6 +3497,7 @@ pub static LIST_STATUS_REQUEST: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -3539,6 +3561,7 @@ pub static LIST_STATUS: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 38], &[26, 38]),
         },
+        slot_of: &t::slot_table::<895>(ALL),
     }
 };
 t::message!(
@@ -3657,6 +3680,7 @@ pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 28, 42], &[26, 28, 42]),
         },
+        slot_of: &t::slot_table::<810>(ALL),
     }
 };
 t::message!(
@@ -3780,6 +3804,7 @@ pub static DONT_KNOW_TRADE: t::MessageDef = {
                 256,
             >(ALL, &[26, 35, 71, 74, 75], &[26, 35, 71, 74, 75]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -3882,6 +3907,7 @@ pub static QUOTE_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
+        slot_of: &t::slot_table::<646>(ALL),
     }
 };
 t::message!(
@@ -3985,6 +4011,7 @@ pub static QUOTE: t::MessageDef = {
                 &[26, 31, 33, 40, 76, 88, 100, 104],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -4251,6 +4278,7 @@ pub static SETTLEMENT_INSTRUCTIONS: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 36], &[26, 36]),
         },
+        slot_of: &t::slot_table::<794>(ALL),
     }
 };
 t::message!(
@@ -4348,6 +4376,7 @@ pub static MARKET_DATA_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 35, 36, 37], &[26, 35, 36, 37]),
         },
+        slot_of: &t::slot_table::<817>(ALL),
     }
 };
 t::message!(
@@ -4475,6 +4504,7 @@ pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
                 256,
             >(ALL, &[26, 32, 68, 71, 72, 76], &[26, 32, 68, 71, 72, 76]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -4568,6 +4598,7 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 28], &[26, 28]),
         },
+        slot_of: &t::slot_table::<816>(ALL),
     }
 };
 t::message!(
@@ -4637,6 +4668,7 @@ pub static MARKET_DATA_REQUEST_REJECT: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
+        slot_of: &t::slot_table::<818>(ALL),
     }
 };
 t::message!(
@@ -4714,6 +4746,7 @@ pub static QUOTE_CANCEL: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31, 37], &[26, 31, 37]),
         },
+        slot_of: &t::slot_table::<662>(ALL),
     }
 };
 t::message!(
@@ -4826,6 +4859,7 @@ pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 33, 69, 81, 82, 83], &[26, 33, 69, 81, 82, 83]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -4922,6 +4956,7 @@ pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 33, 40], &[26, 33, 40]),
         },
+        slot_of: &t::slot_table::<662>(ALL),
     }
 };
 t::message!(
@@ -5038,6 +5073,7 @@ pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 33, 69, 74, 75, 82], &[26, 33, 69, 74, 75, 82]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -5163,6 +5199,7 @@ pub static SECURITY_DEFINITION: t::MessageDef = {
                 256,
             >(ALL, &[26, 34, 70, 75, 76, 83], &[26, 34, 70, 75, 76, 83]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -5292,6 +5329,7 @@ pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 32, 68, 73, 74, 75], &[26, 32, 68, 73, 74, 75]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -5396,6 +5434,7 @@ pub static SECURITY_STATUS: t::MessageDef = {
                 256,
             >(ALL, &[26, 32, 68, 73, 74, 75], &[26, 32, 68, 73, 74, 75]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -5530,6 +5569,7 @@ pub static TRADING_SESSION_STATUS_REQUEST: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -5607,6 +5647,7 @@ pub static TRADING_SESSION_STATUS: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -5731,6 +5772,7 @@ pub static MASS_QUOTE: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31, 37], &[26, 31, 37]),
         },
+        slot_of: &t::slot_table::<662>(ALL),
     }
 };
 t::message!(
@@ -5819,6 +5861,7 @@ pub static BUSINESS_MESSAGE_REJECT: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -5902,6 +5945,7 @@ pub static BID_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 37, 38], &[26, 37, 38]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -6065,6 +6109,7 @@ pub static BID_RESPONSE: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -6131,6 +6176,7 @@ pub static LIST_STRIKE_PRICE: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 30, 31], &[26, 30, 31]),
         },
+        slot_of: &t::slot_table::<895>(ALL),
     }
 };
 t::message!(
@@ -6205,6 +6251,7 @@ pub static XM_LNON_FIX: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -6252,6 +6299,7 @@ pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31, 37, 38], &[26, 31, 37, 38]),
         },
+        slot_of: &t::slot_table::<662>(ALL),
     }
 };
 t::message!(
@@ -6359,6 +6407,7 @@ pub static REGISTRATION_INSTRUCTIONS_RESPONSE: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
+        slot_of: &t::slot_table::<662>(ALL),
     }
 };
 t::message!(
@@ -6470,6 +6519,7 @@ pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = {
                 512,
             >(ALL, &[26, 36, 72, 79, 121], &[26, 36, 72, 79, 121]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -6587,6 +6637,7 @@ pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
                 512,
             >(ALL, &[26, 35, 42, 78, 85, 127], &[26, 35, 42, 78, 85, 127]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -6734,6 +6785,7 @@ pub static NEW_ORDER_CROSS: t::MessageDef = {
                 512,
             >(ALL, &[26, 30, 35, 71, 74, 75, 83, 88], &[26, 30, 35, 71, 74, 75, 83, 88]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -6989,6 +7041,7 @@ pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
                 512,
             >(ALL, &[26, 32, 37, 73, 76, 77, 85, 90], &[26, 32, 37, 73, 76, 77, 85, 90]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -7248,6 +7301,7 @@ pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 32, 37, 73, 76, 77], &[26, 32, 37, 73, 76, 77]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -7348,6 +7402,7 @@ pub static SECURITY_TYPE_REQUEST: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<764>(ALL),
     }
 };
 t::message!(
@@ -7430,6 +7485,7 @@ pub static SECURITY_TYPES: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 32], &[26, 32]),
         },
+        slot_of: &t::slot_table::<895>(ALL),
     }
 };
 t::message!(
@@ -7544,6 +7600,7 @@ pub static SECURITY_LIST_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 33, 69, 74, 84, 85], &[26, 33, 69, 74, 84, 85]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -7653,6 +7710,7 @@ pub static SECURITY_LIST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 32], &[26, 32]),
         },
+        slot_of: &t::slot_table::<895>(ALL),
     }
 };
 t::message!(
@@ -7739,6 +7797,7 @@ pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<256>(ALL, &[26, 33, 75], &[26, 33, 75]),
         },
+        slot_of: &t::slot_table::<943>(ALL),
     }
 };
 t::message!(
@@ -7845,6 +7904,7 @@ pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<256>(ALL, &[26, 34, 76, 79], &[26, 34, 76, 79]),
         },
+        slot_of: &t::slot_table::<943>(ALL),
     }
 };
 t::message!(
@@ -7954,6 +8014,7 @@ pub static NEW_ORDER_MULTILEG: t::MessageDef = {
                 512,
             >(ALL, &[26, 30, 40, 50, 57, 93, 96, 98], &[26, 30, 40, 50, 57, 93, 96, 98]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -8315,6 +8376,7 @@ pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
                 &[26, 33, 43, 53, 60, 96, 99, 101],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -8687,6 +8749,7 @@ pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
                 &[26, 43, 48, 84, 89, 99, 100, 101],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -8906,6 +8969,7 @@ pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
                 &[26, 55, 91, 115, 136, 139, 141, 146],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -9230,6 +9294,7 @@ pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 29, 38, 74, 81, 123], &[26, 29, 38, 74, 81, 123]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -9325,6 +9390,7 @@ pub static QUOTE_REQUEST_REJECT: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 30], &[26, 30]),
         },
+        slot_of: &t::slot_table::<660>(ALL),
     }
 };
 t::message!(
@@ -9407,6 +9473,7 @@ pub static RFQ_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 28], &[26, 28]),
         },
+        slot_of: &t::slot_table::<646>(ALL),
     }
 };
 t::message!(
@@ -9497,6 +9564,7 @@ pub static QUOTE_STATUS_REPORT: t::MessageDef = {
                 &[26, 32, 39, 75, 87, 99, 103, 104],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -9790,6 +9858,7 @@ pub static QUOTE_RESPONSE: t::MessageDef = {
                 &[26, 34, 35, 42, 78, 90, 102, 106],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -10099,6 +10168,7 @@ pub static CONFIRMATION: t::MessageDef = {
                 &[26, 35, 36, 42, 47, 83, 88, 98, 99, 111, 155, 161, 162],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -10438,6 +10508,7 @@ pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 35, 43, 79, 83, 84, 85, 87], &[26, 35, 43, 79, 83, 84, 85, 87]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -10620,6 +10691,7 @@ pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
                 &[26, 37, 45, 81, 85, 86, 87, 89, 90],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -10806,6 +10878,7 @@ pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
                 256,
             >(ALL, &[26, 31, 39, 75, 79, 80, 84], &[26, 31, 39, 75, 79, 80, 84]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -10962,6 +11035,7 @@ pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
                 256,
             >(ALL, &[26, 33, 41, 77, 81, 82], &[26, 33, 41, 77, 81, 82]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -11105,6 +11179,7 @@ pub static POSITION_REPORT: t::MessageDef = {
                 256,
             >(ALL, &[26, 37, 45, 81, 88, 89, 90, 91], &[26, 37, 45, 81, 88, 89, 90, 91]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -11289,6 +11364,7 @@ pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = {
                 256,
             >(ALL, &[26, 37, 73, 76, 77], &[26, 37, 73, 76, 77]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -11430,6 +11506,7 @@ pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
                 256,
             >(ALL, &[26, 49, 85, 89, 95, 105], &[26, 49, 85, 89, 95, 105]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -11675,6 +11752,7 @@ pub static ALLOCATION_REPORT: t::MessageDef = {
                 &[26, 42, 43, 52, 88, 93, 103, 104, 124, 148, 157],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -12006,6 +12084,7 @@ pub static ALLOCATION_REPORT_ACK: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29, 43], &[26, 29, 43]),
         },
+        slot_of: &t::slot_table::<810>(ALL),
     }
 };
 t::message!(
@@ -12122,6 +12201,7 @@ pub static CONFIRMATION_ACK: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<942>(ALL),
     }
 };
 t::message!(
@@ -12211,6 +12291,7 @@ pub static SETTLEMENT_INSTRUCTION_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
+        slot_of: &t::slot_table::<793>(ALL),
     }
 };
 t::message!(
@@ -12338,6 +12419,7 @@ pub static ASSIGNMENT_REPORT: t::MessageDef = {
                 256,
             >(ALL, &[26, 30, 37, 73, 77, 78, 79, 80], &[26, 30, 37, 73, 77, 78, 79, 80]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -12542,6 +12624,7 @@ pub static COLLATERAL_REQUEST: t::MessageDef = {
                 &[26, 31, 38, 39, 44, 80, 96, 97, 101, 103, 118],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -12787,6 +12870,7 @@ pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
                 &[26, 34, 41, 42, 47, 83, 99, 100, 104, 106, 121, 126],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -13052,6 +13136,7 @@ pub static COLLATERAL_RESPONSE: t::MessageDef = {
                 &[26, 35, 42, 43, 48, 84, 100, 101, 105, 107, 122],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -13303,6 +13388,7 @@ pub static COLLATERAL_REPORT: t::MessageDef = {
                 &[26, 32, 39, 40, 45, 81, 97, 98, 102, 104, 119, 124],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -13550,6 +13636,7 @@ pub static COLLATERAL_INQUIRY: t::MessageDef = {
                 &[26, 28, 32, 39, 40, 45, 81, 97, 98, 102, 118, 123],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -13763,6 +13850,7 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
+        slot_of: &t::slot_table::<938>(ALL),
     }
 };
 t::message!(
@@ -13832,6 +13920,7 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
+        slot_of: &t::slot_table::<939>(ALL),
     }
 };
 t::message!(
@@ -13910,6 +13999,7 @@ pub static USER_REQUEST: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<927>(ALL),
     }
 };
 t::message!(
@@ -13985,6 +14075,7 @@ pub static USER_RESPONSE: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<929>(ALL),
     }
 };
 t::message!(
@@ -14073,6 +14164,7 @@ pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
                 &[26, 30, 32, 39, 40, 45, 81, 97, 98],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -14249,6 +14341,7 @@ pub static CONFIRMATION_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
+        slot_of: &t::slot_table::<861>(ALL),
     }
 };
 t::message!(
@@ -14344,6 +14437,7 @@ pub static ACME_RISK_LIMIT_UPDATE: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &[],
     }
 };
 t::message!(

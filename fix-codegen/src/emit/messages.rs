@@ -2,6 +2,8 @@
 //! `fix_core::Message` and a builder demanding the required fields, and the
 //! groups written inside messages.
 
+use std::collections::BTreeSet;
+
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -86,6 +88,7 @@ impl Cx<'_> {
                 self.level_of(quote!(BODY), &body, from, Walk::Message, Some(body_expr));
             let view_level =
                 self.level_of(quote!(ALL), &all, from, Walk::Message, Some(view_groups));
+            let slot_of = self.slot_of(&all);
             let (mt_str, category) = (&m.msg_type, format_ident!("{}", m.category.to_string()));
             let (n, be) = (usize_lit(total), usize_lit(body_end));
             let getters = self.view_impl(&ty, ViewKind::Owned, &m.members, hlen, from);
@@ -105,6 +108,7 @@ impl Cx<'_> {
                         name: #mname, msg_type: #mt, admin: #admin,
                         body: #body_level,
                         view: #view_level,
+                        slot_of: #slot_of,
                     }
                 };
                 t::message!(
@@ -131,4 +135,30 @@ impl Cx<'_> {
         }
         items
     }
+
+    /// A message view's `slot_of` table (`t::slot_table`, computed at compile
+    /// time from `ALL`), or `&[]` when the view cannot be filled by tag: a tag
+    /// in two slots, a group sharing a tag with the message (only a walk knows
+    /// which of the two fields is the message's), or a tag past
+    /// [`SLOT_TABLE_TAGS`].
+    fn slot_of(&self, all: &[Slot]) -> TokenStream {
+        let own: BTreeSet<u32> = all.iter().map(|s| s.tag).collect();
+        let disjoint = all.iter().filter_map(|s| s.group).all(|g| {
+            self.groups
+                .get(&g)
+                .is_some_and(|info| info.tags.is_disjoint(&own))
+        });
+        match own.last() {
+            Some(&max) if own.len() == all.len() && disjoint && max < SLOT_TABLE_TAGS => {
+                let n = usize_lit(max as usize + 2);
+                quote!(&t::slot_table::<#n>(ALL))
+            }
+            _ => quote!(&[]),
+        }
+    }
 }
+
+/// A message view whose tags are all below this gets a `slot_of` table (at most
+/// 8 KiB; FIX 4.4's largest tag is 958, FIX 5.0 SP2's below 3000). A venue's tag
+/// past it (user-defined tags start at 5000) leaves its messages to the walk.
+const SLOT_TABLE_TAGS: u32 = 4096;

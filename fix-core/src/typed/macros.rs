@@ -204,6 +204,7 @@ macro_rules! __fix_entry {
 ///     name: "Heartbeat", msg_type: b"0", admin: true,
 ///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
 ///     view: Level { tags: &[35, 112, 10], by_tag: &[2, 0, 1], required: &[0, 2], groups: &[], index: &[] },
+///     slot_of: &t::slot_table::<114>(&[35, 112, 10]),
 /// };
 /// t::block!(Header, doc = " The header.");
 /// t::block!(Trailer, doc = " The trailer.");
@@ -242,7 +243,7 @@ macro_rules! __fix_message {
             /// crate's `Message::new` dispatches on it.
             #[inline]
             pub fn new(msg: $crate::Message<'a>) -> Self {
-                Self($crate::typed::View::new(msg, &$def.view))
+                Self($crate::typed::View::of_message(msg, &$def))
             }
             /// The streaming walk of the group whose entries are `E`, one of the
             /// message's groups outside any other group, straight from `msg`: no view,

@@ -17,7 +17,9 @@
 //!
 //! [`View::new`] walks the message's fields once and records, for every slot, the
 //! index of the field that filled it. After that every getter is one array load:
-//! `O(1)`. A group counter's slot points at the counter; the group's entries are
+//! `O(1)`. A whole message's view ([`View::of_message`]) skips the walk when its
+//! [`MessageDef::slot_of`] table exists (a tag-indexed table of slots, built at
+//! compile time): each field is one load of its slot and one store. A group counter's slot points at the counter; the group's entries are
 //! found by walking the fields after it with the group's [`Group`] table (delimiter
 //! and member tags), and are skipped by the walk of the enclosing level.
 //!
@@ -86,7 +88,9 @@ pub use index::{
     DISJOINT_BIT, GROUP_BIT, INDEX_SLOT_LIMIT, INDEX_TAG_LIMIT, Slots, hash_index, hash_tag,
 };
 pub use stream::{Cursor, Take, Value, Walk, WalkEntry};
-pub use tables::{FieldDef, Group, Level, MessageDef, Tables, field_index, view_groups};
+pub use tables::{
+    FieldDef, Group, Level, MessageDef, Tables, field_index, slot_table, view_groups,
+};
 pub use view::{ABSENT, Block, Entries, Opt, Req, View};
 
 #[doc(inline)]

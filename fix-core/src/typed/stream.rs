@@ -318,7 +318,8 @@ impl<'a, E: WalkEntry<'a>> Walk<'a, E> {
     ///     entry: Level { tags: &[448], by_tag: &[0], required: &[], groups: &[], index: &[] } };
     /// static ORDER: MessageDef = MessageDef { name: "NewOrderSingle", msg_type: b"D", admin: false,
     ///     body: Level { tags: &[453], by_tag: &[0], required: &[], groups: &[(0, &PARTIES)], index: &[] },
-    ///     view: Level { tags: &[453], by_tag: &[0], required: &[], groups: &[(0, &PARTIES)], index: &[] } };
+    ///     view: Level { tags: &[453], by_tag: &[0], required: &[], groups: &[(0, &PARTIES)], index: &[] },
+    ///     slot_of: &[] };
     /// struct Party;
     /// impl<'a> WalkEntry<'a> for Party {
     ///     const GROUP: &'static Group = &PARTIES;

@@ -3,6 +3,9 @@
 
 #[cfg(doc)]
 use super::index::{INDEX_SLOT_LIMIT, INDEX_TAG_LIMIT, hash_index, hash_tag};
+use super::view::ABSENT;
+#[cfg(doc)]
+use super::view::View;
 use crate::validate;
 use crate::{DataFields, FieldType};
 
@@ -142,14 +145,16 @@ pub struct Group {
 /// the header, body and trailer laid end to end for its view.
 ///
 /// ```
-/// use fix_core::typed::{Level, MessageDef};
+/// use fix_core::typed::{Level, MessageDef, slot_table};
 /// static HB: MessageDef = MessageDef {
 ///     name: "Heartbeat", msg_type: b"0", admin: true,
 ///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
 ///     view: Level { tags: &[8, 112, 10], by_tag: &[0, 2, 1], required: &[0, 2], groups: &[], index: &[] },
+///     slot_of: &slot_table::<114>(&[8, 112, 10]),
 /// };
 /// assert!(HB.body.contains(112));
 /// assert_eq!(HB.view.slot(10), Some(2));
+/// assert_eq!((HB.slot_of[112], HB.slot_of[9]), (1, u16::MAX));
 /// ```
 #[derive(Debug)]
 pub struct MessageDef {
@@ -166,6 +171,13 @@ pub struct MessageDef {
     /// section. A tag in more than one section fills the first free slot, in
     /// that order.
     pub view: Level,
+    /// `slot_of[tag]` is `view`'s slot of `tag` ([`ABSENT`] when `view` does not
+    /// hold it), for every tag below the table's length; its last entry is
+    /// [`ABSENT`]. Built at compile time by [`slot_table`], so that a view fills
+    /// its slots with one load per field and no walk (see [`View::of_message`]).
+    /// Empty when `view` holds a tag in two slots or a group sharing a tag with
+    /// the message: then only a walk knows which field goes where.
+    pub slot_of: &'static [u16],
 }
 
 /// A whole dictionary's tables, as generated into a crate's `DICTIONARY`. It is a
@@ -177,7 +189,8 @@ pub struct MessageDef {
 /// use fix_core::DataFields;
 /// static HB: MessageDef = MessageDef { name: "Heartbeat", msg_type: b"0", admin: true,
 ///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
-///     view: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] } };
+///     view: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
+///     slot_of: &[] };
 /// static DICT: Tables = Tables {
 ///     begin_string: b"FIX.4.4",
 ///     fields: &[FieldDef::new(112, "TestReqID", FieldType::String, &[])],
@@ -235,6 +248,36 @@ pub const fn field_index<const N: usize>(fields: &[FieldDef]) -> [u16; N] {
         i += 1;
     }
     index
+}
+
+/// Builds a [`MessageDef::slot_of`] table of `N` entries at compile time from a
+/// message view's `tags` (slot `i` holds `tags[i]`): entry `tag` is the slot of
+/// `tag`, every other entry [`ABSENT`]. `N` must exceed the largest tag by at
+/// least two, so that the last entry, which a view reads for every tag past the
+/// table, is [`ABSENT`].
+///
+/// # Panics
+///
+/// When a tag is in two slots (a walk must decide which field fills which), or
+/// `N` is too small (at compile time when evaluated in a `static`).
+///
+/// ```
+/// use fix_core::typed::slot_table;
+/// static SLOT_OF: [u16; 57] = slot_table::<57>(&[8, 9, 35, 55, 10]);
+/// assert_eq!((SLOT_OF[35], SLOT_OF[55], SLOT_OF[54]), (2, 3, u16::MAX));
+/// ```
+pub const fn slot_table<const N: usize>(tags: &[u32]) -> [u16; N] {
+    let mut table = [ABSENT; N];
+    let mut slot = 0;
+    while slot < tags.len() {
+        let tag = tags[slot] as usize;
+        assert!(tag + 1 < N, "slot_table: N must exceed every tag by two");
+        assert!(table[tag] == ABSENT, "slot_table: a tag in two slots");
+        assert!(slot < ABSENT as usize, "slot_table: too many slots");
+        table[tag] = slot as u16;
+        slot += 1;
+    }
+    table
 }
 
 /// The group counters of a message's combined level ([`MessageDef::view`]) from its

@@ -6,8 +6,8 @@ use core::marker::PhantomData;
 
 use super::errors::FieldError;
 use super::stream::{Walk, WalkEntry};
-use super::tables::{Group, Level};
-use super::walk::{declared, scan, scan_sections};
+use super::tables::{Group, Level, MessageDef};
+use super::walk::{declared, fill_by_tag, scan, scan_sections};
 use crate::value::FieldValue;
 use crate::{Field, Message};
 
@@ -50,6 +50,49 @@ impl<'a, const N: usize> View<'a, N> {
         let mut slots = [ABSENT; N];
         scan(level, msg.fields(), msg.bytes(), 0, None, &mut slots);
         View { msg, slots }
+    }
+
+    /// The view of a whole message `msg` whose table is `def` (`N` should be
+    /// the length of `def.view`): its slots filled through
+    /// [`def.slot_of`](MessageDef::slot_of), one load per field, or by the walk
+    /// of [`View::new`] over `def.view` when that table is empty. The two give
+    /// the same slots.
+    ///
+    /// ```
+    /// use fix_core::typed::{Level, MessageDef, View, slot_table};
+    /// use fix_core::{Fields, Parser};
+    /// static TAGS: &[u32] = &[8, 9, 35, 112, 10];
+    /// static HB: MessageDef = MessageDef {
+    ///     name: "Heartbeat", msg_type: b"0", admin: true,
+    ///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
+    ///     view: Level { tags: TAGS, by_tag: &[0, 1, 4, 2, 3], required: &[], groups: &[], index: &[] },
+    ///     slot_of: &slot_table::<114>(TAGS),
+    /// };
+    /// let bytes = b"8=FIX.4.4\x019=12\x0135=0\x01112=T1\x0110=040\x01";
+    /// let mut fields = Fields::<8>::new();
+    /// let msg = Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
+    /// let view = View::<5>::of_message(msg, &HB);
+    /// assert_eq!(view.block().raw(3), Some(&b"T1"[..]));
+    /// assert_eq!(view.slots(), View::<5>::new(msg, &HB.view).slots());
+    /// # Ok::<(), fix_core::Error>(())
+    /// ```
+    #[inline]
+    pub fn of_message(msg: Message<'a>, def: &'static MessageDef) -> Self {
+        let mut view = View {
+            msg,
+            slots: [ABSENT; N],
+        };
+        if !fill_by_tag(def.slot_of, msg.fields(), &mut view.slots) {
+            scan(
+                &def.view,
+                msg.fields(),
+                msg.bytes(),
+                0,
+                None,
+                &mut view.slots,
+            );
+        }
+        view
     }
 
     /// Walks all of `msg`'s fields against `levels` laid end to end (a message's

@@ -318,11 +318,14 @@ impl Decimal {
             word = ((word & below) << 8) | (word & above) | u64::from(b'0');
             scale = 7 - k as u8;
         }
-        if !super::all_digits(word) {
+        // Each byte's digit value, and one test that all eight are digits: the
+        // lowest byte that is not has its high bit set in `v` (below `0`) or in
+        // `v + 0x76` (above `9`), whatever the borrows and carries above it do.
+        let v = word.wrapping_sub(0x3030_3030_3030_3030);
+        if (v | v.wrapping_add(0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080 != 0 {
             return None;
         }
         // Eight digits to a number in three multiply steps (pairs, quads, all).
-        let v = word - 0x3030_3030_3030_3030;
         let v = (v * 10 + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
         let v = (v * 100 + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
         // The last step in 32 bits (the value is below 10^8): the same low half,
@@ -334,6 +337,27 @@ impl Decimal {
             scale,
             neg: neg & (v != 0),
         })
+    }
+
+    /// [`Decimal::parse_short`] of the value `buf[start..end]` of a parsed message,
+    /// a `-` included, when it is at most eight bytes and `buf` holds eight from
+    /// `start`: one load, the bytes after the value shifted off the top, a `-`
+    /// turned into a leading `0`. `None` for the general parser to decide.
+    #[inline(always)]
+    fn from_message(buf: &[u8], start: usize, end: usize) -> Option<Self> {
+        const ZEROS: u64 = 0x3030_3030_3030_3030;
+        let word = u64::from_le_bytes(*buf.get(start..)?.first_chunk::<8>()?);
+        let len = end.wrapping_sub(start);
+        let neg = word as u8 == b'-';
+        let digits = len.wrapping_sub(usize::from(neg));
+        // One to eight bytes in all, at least one after the sign.
+        if digits.wrapping_sub(1) >= 8 - usize::from(neg) {
+            return None;
+        }
+        let sign = u64::from(neg) * u64::from(b'-' ^ b'0');
+        let pad = 8 * (8 - len as u32);
+        let word = ((word ^ sign) << pad) | (ZEROS & ((1u64 << pad) - 1));
+        Self::from_word(word, digits, neg)
     }
 
     /// [`Decimal::parse`] for any input. Kept out of line so that the short path
@@ -1209,7 +1233,7 @@ impl<'a> FieldValue<'a> for Decimal {
         Decimal::parse(bytes)
     }
 
-    /// One 8-byte load from the value's first digit when the message holds eight
+    /// One 8-byte load from the value's first byte when the message holds eight
     /// bytes from there (a body value always does: the CheckSum field follows),
     /// instead of [`load_padded`](super::load_padded)'s two.
     #[inline(always)]
@@ -1218,23 +1242,10 @@ impl<'a> FieldValue<'a> for Decimal {
         value: core::ops::Range<usize>,
         _soh_free: bool,
     ) -> Result<Self, DecimalError> {
-        const ZEROS: u64 = 0x3030_3030_3030_3030;
-        let bytes = buf.get(value.clone()).unwrap_or_default();
-        let neg = bytes.first() == Some(&b'-');
-        let start = value.start + usize::from(neg);
-        let n = bytes.len() - usize::from(neg);
-        if (1..=8).contains(&n)
-            && let Some(chunk) = buf.get(start..).and_then(|b| b.first_chunk::<8>())
-        {
-            // Shifting left drops the bytes after the value off the top and
-            // right-aligns it; `0`s fill the bytes shifted in.
-            let pad = 8 * (8 - n as u32);
-            let word = (u64::from_le_bytes(*chunk) << pad) | (ZEROS & ((1u64 << pad) - 1));
-            if let Some(d) = Self::from_word(word, n, neg) {
-                return Ok(d);
-            }
+        match Self::from_message(buf, value.start, value.end) {
+            Some(d) => Ok(d),
+            None => Decimal::parse(buf.get(value).unwrap_or_default()),
         }
-        Decimal::parse(bytes)
     }
 
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, BufferTooSmall> {

@@ -27,6 +27,7 @@ pub static HEARTBEAT: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -70,6 +71,7 @@ pub static TEST_REQUEST: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -120,6 +122,7 @@ pub static RESEND_REQUEST: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -178,6 +181,7 @@ pub static REJECT: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -249,6 +253,7 @@ pub static SEQUENCE_RESET: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -305,6 +310,7 @@ pub static LOGOUT: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -379,6 +385,7 @@ pub static IOI: t::MessageDef = {
                 &[26, 34, 70, 82, 92, 93, 99, 105],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -541,6 +548,7 @@ pub static ADVERTISEMENT: t::MessageDef = {
                 256,
             >(ALL, &[26, 34, 70, 73, 74], &[26, 34, 70, 73, 74]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -696,6 +704,7 @@ pub static EXECUTION_REPORT: t::MessageDef = {
                 &[26, 39, 41, 67, 103, 115, 117, 241, 242, 244],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -1291,6 +1300,7 @@ pub static ORDER_CANCEL_REJECT: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<662>(ALL),
     }
 };
 t::message!(
@@ -1425,6 +1435,7 @@ pub static LOGON: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 34], &[26, 34]),
         },
+        slot_of: &t::slot_table::<791>(ALL),
     }
 };
 t::message!(
@@ -1579,6 +1590,7 @@ pub static NEWS: t::MessageDef = {
                 128,
             >(ALL, &[26, 32, 33, 34, 35, 36], &[26, 32, 33, 34, 35, 36]),
         },
+        slot_of: &t::slot_table::<713>(ALL),
     }
 };
 t::message!(
@@ -1681,6 +1693,7 @@ pub static EMAIL: t::MessageDef = {
                 128,
             >(ALL, &[26, 33, 34, 35, 36, 39], &[26, 33, 34, 35, 36, 39]),
         },
+        slot_of: &t::slot_table::<713>(ALL),
     }
 };
 t::message!(
@@ -1811,6 +1824,7 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
                 &[26, 30, 40, 50, 56, 92, 104, 109],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -2164,6 +2178,7 @@ pub static NEW_ORDER_LIST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 45], &[26, 45]),
         },
+        slot_of: &t::slot_table::<895>(ALL),
     }
 };
 t::message!(
@@ -2316,6 +2331,7 @@ pub static ORDER_CANCEL_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 37, 42, 78, 90], &[26, 37, 42, 78, 90]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -2462,6 +2478,7 @@ pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
                 512,
             >(ALL, &[26, 28, 44, 54, 59, 95, 107], &[26, 28, 44, 54, 59, 95, 107]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -2825,6 +2842,7 @@ pub static ORDER_STATUS_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 31, 39, 75, 87], &[26, 31, 39, 75, 87]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -2951,6 +2969,7 @@ pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
                 &[26, 38, 39, 48, 84, 89, 99, 100, 120, 144, 153],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -3256,6 +3275,7 @@ pub static LIST_CANCEL_REQUEST: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -3329,6 +3349,7 @@ pub static LIST_EXECUTE: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -3399,6 +3420,7 @@ pub static LIST_STATUS_REQUEST: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -3462,6 +3484,7 @@ pub static LIST_STATUS: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 38], &[26, 38]),
         },
+        slot_of: &t::slot_table::<895>(ALL),
     }
 };
 t::message!(
@@ -3580,6 +3603,7 @@ pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 28, 42], &[26, 28, 42]),
         },
+        slot_of: &t::slot_table::<810>(ALL),
     }
 };
 t::message!(
@@ -3703,6 +3727,7 @@ pub static DONT_KNOW_TRADE: t::MessageDef = {
                 256,
             >(ALL, &[26, 35, 71, 74, 75], &[26, 35, 71, 74, 75]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -3805,6 +3830,7 @@ pub static QUOTE_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
+        slot_of: &t::slot_table::<646>(ALL),
     }
 };
 t::message!(
@@ -3908,6 +3934,7 @@ pub static QUOTE: t::MessageDef = {
                 &[26, 31, 33, 40, 76, 88, 100, 104],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -4174,6 +4201,7 @@ pub static SETTLEMENT_INSTRUCTIONS: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 36], &[26, 36]),
         },
+        slot_of: &t::slot_table::<794>(ALL),
     }
 };
 t::message!(
@@ -4271,6 +4299,7 @@ pub static MARKET_DATA_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 35, 36, 37], &[26, 35, 36, 37]),
         },
+        slot_of: &t::slot_table::<817>(ALL),
     }
 };
 t::message!(
@@ -4398,6 +4427,7 @@ pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
                 256,
             >(ALL, &[26, 32, 68, 71, 72, 76], &[26, 32, 68, 71, 72, 76]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -4491,6 +4521,7 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 28], &[26, 28]),
         },
+        slot_of: &t::slot_table::<816>(ALL),
     }
 };
 t::message!(
@@ -4561,6 +4592,7 @@ pub static MARKET_DATA_REQUEST_REJECT: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
+        slot_of: &t::slot_table::<818>(ALL),
     }
 };
 t::message!(
@@ -4638,6 +4670,7 @@ pub static QUOTE_CANCEL: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31, 37], &[26, 31, 37]),
         },
+        slot_of: &t::slot_table::<662>(ALL),
     }
 };
 t::message!(
@@ -4750,6 +4783,7 @@ pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 33, 69, 81, 82, 83], &[26, 33, 69, 81, 82, 83]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -4846,6 +4880,7 @@ pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 33, 40], &[26, 33, 40]),
         },
+        slot_of: &t::slot_table::<662>(ALL),
     }
 };
 t::message!(
@@ -4962,6 +4997,7 @@ pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 33, 69, 74, 75, 82], &[26, 33, 69, 74, 75, 82]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -5087,6 +5123,7 @@ pub static SECURITY_DEFINITION: t::MessageDef = {
                 256,
             >(ALL, &[26, 34, 70, 75, 76, 83], &[26, 34, 70, 75, 76, 83]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -5216,6 +5253,7 @@ pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 32, 68, 73, 74, 75], &[26, 32, 68, 73, 74, 75]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -5320,6 +5358,7 @@ pub static SECURITY_STATUS: t::MessageDef = {
                 256,
             >(ALL, &[26, 32, 68, 73, 74, 75], &[26, 32, 68, 73, 74, 75]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -5454,6 +5493,7 @@ pub static TRADING_SESSION_STATUS_REQUEST: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -5531,6 +5571,7 @@ pub static TRADING_SESSION_STATUS: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -5655,6 +5696,7 @@ pub static MASS_QUOTE: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31, 37], &[26, 31, 37]),
         },
+        slot_of: &t::slot_table::<662>(ALL),
     }
 };
 t::message!(
@@ -5743,6 +5785,7 @@ pub static BUSINESS_MESSAGE_REJECT: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -5826,6 +5869,7 @@ pub static BID_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 37, 38], &[26, 37, 38]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -5989,6 +6033,7 @@ pub static BID_RESPONSE: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -6055,6 +6100,7 @@ pub static LIST_STRIKE_PRICE: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 30, 31], &[26, 30, 31]),
         },
+        slot_of: &t::slot_table::<895>(ALL),
     }
 };
 t::message!(
@@ -6129,6 +6175,7 @@ pub static XM_LNON_FIX: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -6176,6 +6223,7 @@ pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31, 37, 38], &[26, 31, 37, 38]),
         },
+        slot_of: &t::slot_table::<662>(ALL),
     }
 };
 t::message!(
@@ -6283,6 +6331,7 @@ pub static REGISTRATION_INSTRUCTIONS_RESPONSE: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
+        slot_of: &t::slot_table::<662>(ALL),
     }
 };
 t::message!(
@@ -6394,6 +6443,7 @@ pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = {
                 512,
             >(ALL, &[26, 36, 72, 79, 121], &[26, 36, 72, 79, 121]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -6511,6 +6561,7 @@ pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
                 512,
             >(ALL, &[26, 35, 42, 78, 85, 127], &[26, 35, 42, 78, 85, 127]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -6658,6 +6709,7 @@ pub static NEW_ORDER_CROSS: t::MessageDef = {
                 512,
             >(ALL, &[26, 30, 35, 71, 74, 75, 83, 88], &[26, 30, 35, 71, 74, 75, 83, 88]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -6913,6 +6965,7 @@ pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
                 512,
             >(ALL, &[26, 32, 37, 73, 76, 77, 85, 90], &[26, 32, 37, 73, 76, 77, 85, 90]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -7172,6 +7225,7 @@ pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 32, 37, 73, 76, 77], &[26, 32, 37, 73, 76, 77]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -7272,6 +7326,7 @@ pub static SECURITY_TYPE_REQUEST: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<764>(ALL),
     }
 };
 t::message!(
@@ -7354,6 +7409,7 @@ pub static SECURITY_TYPES: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 32], &[26, 32]),
         },
+        slot_of: &t::slot_table::<895>(ALL),
     }
 };
 t::message!(
@@ -7468,6 +7524,7 @@ pub static SECURITY_LIST_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 33, 69, 74, 84, 85], &[26, 33, 69, 74, 84, 85]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -7577,6 +7634,7 @@ pub static SECURITY_LIST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 32], &[26, 32]),
         },
+        slot_of: &t::slot_table::<895>(ALL),
     }
 };
 t::message!(
@@ -7663,6 +7721,7 @@ pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<256>(ALL, &[26, 33, 75], &[26, 33, 75]),
         },
+        slot_of: &t::slot_table::<943>(ALL),
     }
 };
 t::message!(
@@ -7769,6 +7828,7 @@ pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<256>(ALL, &[26, 34, 76, 79], &[26, 34, 76, 79]),
         },
+        slot_of: &t::slot_table::<943>(ALL),
     }
 };
 t::message!(
@@ -7878,6 +7938,7 @@ pub static NEW_ORDER_MULTILEG: t::MessageDef = {
                 512,
             >(ALL, &[26, 30, 40, 50, 57, 93, 96, 98], &[26, 30, 40, 50, 57, 93, 96, 98]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -8239,6 +8300,7 @@ pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
                 &[26, 33, 43, 53, 60, 96, 99, 101],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -8611,6 +8673,7 @@ pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
                 &[26, 43, 48, 84, 89, 99, 100, 101],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -8830,6 +8893,7 @@ pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
                 &[26, 55, 91, 115, 136, 139, 141, 146],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -9154,6 +9218,7 @@ pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 29, 38, 74, 81, 123], &[26, 29, 38, 74, 81, 123]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -9249,6 +9314,7 @@ pub static QUOTE_REQUEST_REJECT: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 30], &[26, 30]),
         },
+        slot_of: &t::slot_table::<660>(ALL),
     }
 };
 t::message!(
@@ -9331,6 +9397,7 @@ pub static RFQ_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 28], &[26, 28]),
         },
+        slot_of: &t::slot_table::<646>(ALL),
     }
 };
 t::message!(
@@ -9421,6 +9488,7 @@ pub static QUOTE_STATUS_REPORT: t::MessageDef = {
                 &[26, 32, 39, 75, 87, 99, 103, 104],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -9714,6 +9782,7 @@ pub static QUOTE_RESPONSE: t::MessageDef = {
                 &[26, 34, 35, 42, 78, 90, 102, 106],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -10023,6 +10092,7 @@ pub static CONFIRMATION: t::MessageDef = {
                 &[26, 35, 36, 42, 47, 83, 88, 98, 99, 111, 155, 161, 162],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -10362,6 +10432,7 @@ pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
                 256,
             >(ALL, &[26, 35, 43, 79, 83, 84, 85, 87], &[26, 35, 43, 79, 83, 84, 85, 87]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -10544,6 +10615,7 @@ pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
                 &[26, 37, 45, 81, 85, 86, 87, 89, 90],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -10730,6 +10802,7 @@ pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
                 256,
             >(ALL, &[26, 31, 39, 75, 79, 80, 84], &[26, 31, 39, 75, 79, 80, 84]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -10886,6 +10959,7 @@ pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
                 256,
             >(ALL, &[26, 33, 41, 77, 81, 82], &[26, 33, 41, 77, 81, 82]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -11029,6 +11103,7 @@ pub static POSITION_REPORT: t::MessageDef = {
                 256,
             >(ALL, &[26, 37, 45, 81, 88, 89, 90, 91], &[26, 37, 45, 81, 88, 89, 90, 91]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -11213,6 +11288,7 @@ pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = {
                 256,
             >(ALL, &[26, 37, 73, 76, 77], &[26, 37, 73, 76, 77]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -11354,6 +11430,7 @@ pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
                 256,
             >(ALL, &[26, 49, 85, 89, 95, 105], &[26, 49, 85, 89, 95, 105]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -11599,6 +11676,7 @@ pub static ALLOCATION_REPORT: t::MessageDef = {
                 &[26, 42, 43, 52, 88, 93, 103, 104, 124, 148, 157],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -11930,6 +12008,7 @@ pub static ALLOCATION_REPORT_ACK: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29, 43], &[26, 29, 43]),
         },
+        slot_of: &t::slot_table::<810>(ALL),
     }
 };
 t::message!(
@@ -12046,6 +12125,7 @@ pub static CONFIRMATION_ACK: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<942>(ALL),
     }
 };
 t::message!(
@@ -12135,6 +12215,7 @@ pub static SETTLEMENT_INSTRUCTION_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
+        slot_of: &t::slot_table::<793>(ALL),
     }
 };
 t::message!(
@@ -12262,6 +12343,7 @@ pub static ASSIGNMENT_REPORT: t::MessageDef = {
                 256,
             >(ALL, &[26, 30, 37, 73, 77, 78, 79, 80], &[26, 30, 37, 73, 77, 78, 79, 80]),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -12466,6 +12548,7 @@ pub static COLLATERAL_REQUEST: t::MessageDef = {
                 &[26, 31, 38, 39, 44, 80, 96, 97, 101, 103, 118],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -12711,6 +12794,7 @@ pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
                 &[26, 34, 41, 42, 47, 83, 99, 100, 104, 106, 121, 126],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -12976,6 +13060,7 @@ pub static COLLATERAL_RESPONSE: t::MessageDef = {
                 &[26, 35, 42, 43, 48, 84, 100, 101, 105, 107, 122],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -13227,6 +13312,7 @@ pub static COLLATERAL_REPORT: t::MessageDef = {
                 &[26, 32, 39, 40, 45, 81, 97, 98, 102, 104, 119, 124],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -13474,6 +13560,7 @@ pub static COLLATERAL_INQUIRY: t::MessageDef = {
                 &[26, 28, 32, 39, 40, 45, 81, 97, 98, 102, 118, 123],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -13687,6 +13774,7 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
+        slot_of: &t::slot_table::<938>(ALL),
     }
 };
 t::message!(
@@ -13756,6 +13844,7 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
+        slot_of: &t::slot_table::<939>(ALL),
     }
 };
 t::message!(
@@ -13834,6 +13923,7 @@ pub static USER_REQUEST: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<927>(ALL),
     }
 };
 t::message!(
@@ -13909,6 +13999,7 @@ pub static USER_RESPONSE: t::MessageDef = {
             groups: &[(26, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
+        slot_of: &t::slot_table::<929>(ALL),
     }
 };
 t::message!(
@@ -13997,6 +14088,7 @@ pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
                 &[26, 30, 32, 39, 40, 45, 81, 97, 98],
             ),
         },
+        slot_of: &t::slot_table::<949>(ALL),
     }
 };
 t::message!(
@@ -14173,6 +14265,7 @@ pub static CONFIRMATION_REQUEST: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
+        slot_of: &t::slot_table::<861>(ALL),
     }
 };
 t::message!(

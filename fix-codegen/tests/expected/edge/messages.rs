@@ -26,6 +26,7 @@ pub static TYPE: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<16>(ALL, &[4], &[]),
         },
+        slot_of: &[],
     }
 };
 t::message!(
@@ -90,6 +91,7 @@ pub static EMPTY: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<2>(ALL, &[], &[]),
         },
+        slot_of: &t::slot_table::<37>(ALL),
     }
 };
 t::message!(

@@ -24,6 +24,7 @@ pub static HEARTBEAT: t::MessageDef = {
             groups: &[(8, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<32>(ALL, &[8], &[8]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -64,6 +65,7 @@ pub static LOGON: t::MessageDef = {
             groups: &[(8, &c::HEADER_NO_HOPS)],
             index: &t::hash_index::<32>(ALL, &[8], &[8]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -126,6 +128,7 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<64>(ALL, &[8, 10, 15], &[8, 10, 15]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -228,6 +231,7 @@ pub static EXECUTION_REPORT: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[8, 14, 18, 28], &[8, 14, 18, 28]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
@@ -408,6 +412,7 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
             groups: &VIEW_GROUPS,
             index: &t::hash_index::<32>(ALL, &[8, 10], &[8, 10]),
         },
+        slot_of: &t::slot_table::<629>(ALL),
     }
 };
 t::message!(
