@@ -12,6 +12,7 @@ const TOOLS: &[(&str, &str)] = &[
     ("fixdump", env!("CARGO_BIN_EXE_fixdump")),
     ("fixstore", env!("CARGO_BIN_EXE_fixstore")),
     ("fixcfg", env!("CARGO_BIN_EXE_fixcfg")),
+    ("fixadmin", env!("CARGO_BIN_EXE_fixadmin")),
 ];
 
 #[test]
