@@ -206,6 +206,17 @@ fn usage() {
     );
     assert_eq!(fixcfg(&["check", "x", "y"]).status.code(), Some(2));
     assert!(fixcfg(&["--help"]).status.success());
+    // An argument that is not UTF-8: a usage error, not a panic.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let o = Command::new(env!("CARGO_BIN_EXE_fixcfg"))
+            .arg("check")
+            .arg(std::ffi::OsStr::from_bytes(b"\xff.cfg"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{o:?}");
+    }
 }
 
 #[test]

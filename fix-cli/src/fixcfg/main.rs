@@ -40,7 +40,16 @@ struct Flags {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `args_os`: an argument that is not UTF-8 is a usage error, not the
+    // panic of `std::env::args`.
+    let args: Option<Vec<String>> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.into_string().ok())
+        .collect();
+    let Some(args) = args else {
+        eprintln!("fixcfg: an argument is not UTF-8");
+        return usage();
+    };
     match args.as_slice() {
         [flag] if flag == "-h" || flag == "--help" => {
             println!("{USAGE}");
