@@ -1587,7 +1587,7 @@ fn what_the_engine_does_not_do_is_a_warning_or_an_error() {
     );
     // What cannot be honoured is an error naming it.
     for (line, key) in [
-        ("SSLCertificatePassword=secret", "SSLCertificatePassword"),
+        ("SocketKeyStore=keys.jks", "SocketKeyStore"),
         ("SocketAcceptProtocol=VM_PIPE", "SocketAcceptProtocol"),
         ("JdbcURL=jdbc:mysql://db/fix", "JdbcURL"),
     ] {

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use common::certs::{Ca, Identity};
+use common::certs::{Ca, Identity, encrypted_key, openssl};
 use common::*;
 use fix_engine::config::{ClientAuth, SessionBuilder};
 use fix_engine::{Engine, EngineError, EngineErrorKind, TlsFileError};
@@ -951,4 +951,162 @@ async fn an_initiator_without_a_ca_file_trusts_the_system_s_authorities() {
     logged_on(&ini, &id("SYSTEM", "EXEC")).await;
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn encrypted_pkcs8_keys_serve_with_their_password_on_both_sides() {
+    let dir = temp_dir("tls-encrypted");
+    let server_ca = Ca::new(&dir, "server-ca");
+    let client_ca = Ca::new(&dir, "client-ca");
+    let server = server_ca.server("server");
+    let client = client_ca.client("client");
+    let Some(server_key) = encrypted_key(&server, "server pass") else {
+        return;
+    };
+    let Some(client_key) = encrypted_key(&client, "client-pass") else {
+        return;
+    };
+    // The client's certificate and its encrypted key in one file, as
+    // QuickFIX reads it without a key file.
+    let combined = dir.join("client-combined.pem");
+    let pem = std::fs::read_to_string(&client.cert).unwrap()
+        + &std::fs::read_to_string(&client_key).unwrap();
+    std::fs::write(&combined, pem).unwrap();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = start(
+        [acceptor("EXEC", "C1", 0)
+            .socket_use_ssl(true)
+            .certificate(&server.cert)
+            .private_key(&server_key)
+            .ssl_certificate_password("server pass")
+            .ca_file(&client_ca.cert)
+            .certificate_verify_level(ClientAuth::Required)],
+        &tx,
+        false,
+    )
+    .await;
+    let port = port_of(&acc);
+    let ini = start(
+        [tls_initiator("C1", "EXEC", port, &server_ca.cert)
+            .certificate(&combined)
+            .ssl_certificate_password("client-pass")],
+        &tx,
+        false,
+    )
+    .await;
+    logged_on(&ini, &id("C1", "EXEC")).await;
+    logged_on(&acc, &id("EXEC", "C1")).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn encrypted_keys_the_engine_cannot_open_are_refused_at_start_saying_why() {
+    let dir = temp_dir("tls-encrypted-refused");
+    let ca = Ca::new(&dir, "ca");
+    let server = ca.server("server");
+    let Some(encrypted) = encrypted_key(&server, "right") else {
+        return;
+    };
+    let (_held, port) = held_listener();
+    let with_key = |key: &Path| {
+        acceptor("EXEC", "C1", port)
+            .socket_use_ssl(true)
+            .certificate(&server.cert)
+            .private_key(key)
+    };
+
+    // A wrong password: an error at start, and in fixcfg's check.
+    let wrong = with_key(&encrypted).ssl_certificate_password("not-the-password");
+    let e = start_error(wrong.clone()).await;
+    let (setting, path, problem) = tls_file(&e);
+    assert_eq!(
+        (setting, path),
+        ("ServerCertificateKeyFile", encrypted.as_path())
+    );
+    assert!(
+        matches!(problem, TlsFileError::WrongPassword),
+        "{problem:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "session FIX.4.4:EXEC->C1: ServerCertificateKeyFile {}: the private key does not decrypt with SSLCertificatePassword: the password is wrong (or the file is damaged)",
+            encrypted.display()
+        )
+    );
+    let checks = fix_engine::config::check_files(&wrong.build().unwrap());
+    let tls = checks.iter().find(|c| c.key == "SocketUseSSL").unwrap();
+    assert!(
+        tls.result
+            .as_ref()
+            .unwrap_err()
+            .contains("the password is wrong"),
+        "{tls}"
+    );
+    // The password itself is never printed.
+    assert!(!tls.to_string().contains("not-the-password"), "{tls}");
+
+    // No password.
+    let e = start_error(with_key(&encrypted)).await;
+    assert!(matches!(tls_file(&e).2, TlsFileError::EncryptedKey), "{e}");
+    assert!(
+        e.to_string()
+            .contains("SSLCertificatePassword is not given"),
+        "{e}"
+    );
+
+    // OpenSSL's traditional encryption (`openssl ec -aes256`): refused,
+    // naming the command that converts it.
+    let traditional = dir.join("traditional.key");
+    assert!(openssl(&[
+        "ec",
+        "-in",
+        server.key.to_str().unwrap(),
+        "-aes256",
+        "-passout",
+        "pass:right",
+        "-out",
+        traditional.to_str().unwrap(),
+    ]));
+    let e = start_error(with_key(&traditional).ssl_certificate_password("right")).await;
+    assert!(
+        matches!(tls_file(&e).2, TlsFileError::KeyEncryption(_)),
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("OpenSSL's traditional PEM encryption (Proc-Type: 4,ENCRYPTED), which is not read: convert it to encrypted PKCS#8 (openssl pkcs8 -topk8 -v2 aes-256-cbc"),
+        "{e}"
+    );
+
+    // A PKCS#12 file, as QuickFIX/n names one in SSLCertificate: refused,
+    // naming the commands that convert it.
+    let p12 = dir.join("server.p12");
+    assert!(openssl(&[
+        "pkcs12",
+        "-export",
+        "-in",
+        server.cert.to_str().unwrap(),
+        "-inkey",
+        server.key.to_str().unwrap(),
+        "-passout",
+        "pass:right",
+        "-out",
+        p12.to_str().unwrap(),
+    ]));
+    let e = start_error(
+        acceptor("EXEC", "C1", port)
+            .socket_use_ssl(true)
+            .certificate(&p12)
+            .ssl_certificate_password("right"),
+    )
+    .await;
+    let (setting, path, problem) = tls_file(&e);
+    assert_eq!((setting, path), ("ServerCertificateFile", p12.as_path()));
+    assert!(matches!(problem, TlsFileError::Pkcs12), "{problem:?}");
+    assert!(
+        e.to_string()
+            .contains("openssl pkcs12 -in file.p12 -nokeys -out cert.pem"),
+        "{e}"
+    );
 }

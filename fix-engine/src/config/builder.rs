@@ -19,7 +19,7 @@ use super::error::{ConfigError, ErrorKind};
 use super::keys::{Applies, Cond, Fixed, Key, Lookup, Support, lookup};
 use super::value::{self, APPL_VER_ID, BEGIN_STRING, BEGIN_STRINGS, PORT, Value};
 use super::{
-    AcceptorTransport, ClientAuth, DictionaryPaths, Endpoint, InitiatorTransport,
+    AcceptorTransport, ClientAuth, DictionaryPaths, Endpoint, InitiatorTransport, KeyPassword,
     PostgresStoreSettings, Schedule, SessionSettings, SocketOptions, Tls, Transport,
 };
 use crate::log::{FileLogOptions, ScreenLogOptions};
@@ -638,6 +638,14 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         ssl_validate_certificates(value: bool) => SSLValidateCertificates = Value::Bool(value);
+        /// `SSLCertificatePassword` (QuickFIX/n): the password of an encrypted
+        /// PKCS#8 private key (see [`Tls::key_password`]).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).private_key("server.key").ssl_certificate_password("s3cret");
+        /// # let _ = b;
+        /// ```
+        ssl_certificate_password(value: impl Into<String>) => SSLCertificatePassword = Value::Text(value.into());
         /// `SocketInsecureSkipVerify` (QuickFIX/Go; initiator only; default
         /// off): on, the acceptor's certificate is not checked (see
         /// [`Tls::verify_certificates`]).
@@ -1315,6 +1323,7 @@ impl SessionBuilder {
                 certificate: self.path(cert_key),
                 private_key: self
                     .path(self.by_role(ServerCertificateKeyFile, ClientCertificateKeyFile)),
+                key_password: self.text(SSLCertificatePassword).map(KeyPassword::new),
                 ca_file: self.path(CertificationAuthoritiesFile),
                 revocation_lists: self.path(CertificateRevocationListFile),
                 client_auth: self.client_auth()?,

@@ -83,6 +83,7 @@ mod builder;
 mod check;
 mod error;
 mod file;
+mod key_password;
 mod keys;
 mod schedule;
 mod value;
@@ -96,6 +97,7 @@ use fix_session::{FileOptions, SessionConfig, SessionId};
 pub use builder::SessionBuilder;
 pub use check::{FileCheck, check_connections, check_files, hide_password};
 pub use error::{ConfigError, ErrorKind, Warning, WarningKind};
+pub use key_password::KeyPassword;
 pub use keys::{
     Applies, Cond, KeyInfo, Otherwise, Scope, Support, ValueType, key, keys, keys_markdown,
 };
@@ -496,6 +498,12 @@ pub struct Tls {
     /// `ClientCertificateKeyFile`; `None` reads the key from the certificate's
     /// file, as QuickFIX does.
     pub private_key: Option<PathBuf>,
+    /// `SSLCertificatePassword` (QuickFIX/n): the password the private key is
+    /// decrypted with when it is an encrypted PKCS#8 key (PEM `ENCRYPTED
+    /// PRIVATE KEY`, as `openssl pkcs8 -topk8 -v2 aes-256-cbc` or `openssl
+    /// genpkey -aes256` write it); a wrong one is an error at start. `None`:
+    /// an encrypted key is refused, naming this setting.
+    pub key_password: Option<KeyPassword>,
     /// `CertificationAuthoritiesFile`, PEM (or QuickFIX's
     /// `CertificationAuthoritiesDirectory`: a directory whose files are read):
     /// the certificates the peer's is checked against (an initiator without
@@ -542,6 +550,7 @@ impl Default for Tls {
         Tls {
             certificate: None,
             private_key: None,
+            key_password: None,
             ca_file: None,
             revocation_lists: None,
             client_auth: ClientAuth::default(),
@@ -805,6 +814,8 @@ impl Listener {
                     Some("ServerCertificateFile")
                 } else if x.private_key != y.private_key {
                     Some("ServerCertificateKeyFile")
+                } else if x.key_password != y.key_password {
+                    Some("SSLCertificatePassword")
                 } else if x.ca_file != y.ca_file {
                     Some("CertificationAuthoritiesFile")
                 } else if x.client_auth != y.client_auth {

@@ -1,6 +1,7 @@
 //! The admin socket ([`EngineOptions::admin_socket`](super::EngineOptions::admin_socket),
-//! `AdminSocket`): a Unix socket an operator's tool (`socat`, `nc -U`) writes
-//! commands to, a line each, and reads one line back for each:
+//! `AdminSocket`): a Unix socket an operator's tool (fix-cli's `fixadmin`, or
+//! `socat`, `nc -U`) writes commands to, a line each, and reads one line back
+//! for each (the line ends in `\n`; `fixadmin` relies on exactly this):
 //!
 //! ```text
 //! sessions                                 FIX.4.4-A-B FIX.4.4-A-C

@@ -9,6 +9,8 @@ use std::io;
 use std::path::PathBuf;
 
 #[cfg(feature = "tls")]
+mod key;
+#[cfg(feature = "tls")]
 mod setup;
 #[cfg(feature = "tls")]
 mod unchecked;
@@ -35,9 +37,17 @@ pub enum TlsFileError {
     NoCertificate,
     /// The file holds no private key.
     NoPrivateKey,
-    /// The file's private key is encrypted (with a passphrase), which the
-    /// engine does not read.
+    /// The file's private key is encrypted and `SSLCertificatePassword` is
+    /// not given.
     EncryptedKey,
+    /// The private key did not decrypt with `SSLCertificatePassword`: the
+    /// password is wrong (or the file damaged).
+    WrongPassword,
+    /// The private key is encrypted in a way the engine does not read (the
+    /// way named): OpenSSL's traditional PEM encryption, PKCS#5 v1.5.
+    KeyEncryption(String),
+    /// The file is PKCS#12 (`.p12`, `.pfx`), which the engine does not read.
+    Pkcs12,
     /// The private key is not the certificate's.
     KeyMismatch,
     /// The TLS library refused what the file holds (a key of a kind it does
@@ -58,7 +68,17 @@ impl std::fmt::Display for TlsFileError {
                 "holds no private key (a PEM PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY section)",
             ),
             TlsFileError::EncryptedKey => f.write_str(
-                "holds an encrypted private key, which is not read: give the key decrypted (openssl pkey -in key.pem -out plain.pem)",
+                "holds an encrypted private key and SSLCertificatePassword is not given: give its password there, or the key decrypted (openssl pkey -in key.pem -out plain.pem)",
+            ),
+            TlsFileError::WrongPassword => f.write_str(
+                "the private key does not decrypt with SSLCertificatePassword: the password is wrong (or the file is damaged)",
+            ),
+            TlsFileError::KeyEncryption(how) => write!(
+                f,
+                "holds a private key encrypted with {how}, which is not read: convert it to encrypted PKCS#8 (openssl pkcs8 -topk8 -v2 aes-256-cbc -in key.pem -out key-pkcs8.pem) and give its password in SSLCertificatePassword",
+            ),
+            TlsFileError::Pkcs12 => f.write_str(
+                "is a PKCS#12 file (.p12, .pfx), which is not read: convert it to PEM files, the certificates with openssl pkcs12 -in file.p12 -nokeys -out cert.pem and the key with openssl pkcs12 -in file.p12 -nocerts -out key.pem (encrypted with the pass phrase it asks for: give that in SSLCertificatePassword; -nodes leaves it plain)",
             ),
             TlsFileError::KeyMismatch => {
                 f.write_str("the private key does not match the certificate")

@@ -96,7 +96,7 @@ pub(crate) fn server(tls: &Tls) -> Result<Arc<ServerConfig>, TlsError> {
             builder.with_client_cert_verifier(verifier)
         }
     };
-    let (chain, key) = identity(&SERVER, cert_path, tls.private_key.as_deref())?;
+    let (chain, key) = identity(&SERVER, cert_path, tls)?;
     builder
         .with_single_cert(chain, key)
         .map_err(|e| identity_error(&SERVER, cert_path, tls.private_key.as_deref(), e))
@@ -130,7 +130,7 @@ pub(crate) fn client(tls: &Tls, endpoints: &[Endpoint]) -> Result<Client, TlsErr
     let config = match &tls.certificate {
         None => builder.with_no_client_auth(),
         Some(cert_path) => {
-            let (chain, key) = identity(&CLIENT, cert_path, tls.private_key.as_deref())?;
+            let (chain, key) = identity(&CLIENT, cert_path, tls)?;
             builder
                 .with_client_auth_cert(chain, key)
                 .map_err(|e| identity_error(&CLIENT, cert_path, tls.private_key.as_deref(), e))?
@@ -231,38 +231,36 @@ fn revocation_lists(tls: &Tls) -> Result<Vec<CertificateRevocationListDer<'stati
 }
 
 /// A certificate chain and its key, the key from its own file or, without
-/// one, from the certificate's.
+/// one, from the certificate's, decrypted with `tls.key_password` when it is
+/// encrypted.
 fn identity(
     names: &Names,
     cert_path: &Path,
-    key_path: Option<&Path>,
+    tls: &Tls,
 ) -> Result<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>), TlsError> {
     let cert_fail = |error| file_error(names.certificate, cert_path, error);
     let cert_text = read(cert_path).map_err(cert_fail)?;
+    if super::key::is_pkcs12(&cert_text) {
+        return Err(cert_fail(TlsFileError::Pkcs12));
+    }
     let chain = CertificateDer::pem_slice_iter(&cert_text)
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| cert_fail(pem_error(e)))?;
     if chain.is_empty() {
         return Err(cert_fail(TlsFileError::NoCertificate));
     }
-    let (setting, path, key_text) = match key_path {
+    let (setting, path, key_text) = match tls.private_key.as_deref() {
         Some(path) => {
             let text = read(path).map_err(|e| file_error(names.key, path, e))?;
             (names.key, path, text)
         }
         None => (names.certificate, cert_path, cert_text),
     };
-    let key = PrivateKeyDer::from_pem_slice(&key_text).map_err(|e| {
-        // PKCS#8's ENCRYPTED PRIVATE KEY, or an old-style key with a
-        // "Proc-Type: 4,ENCRYPTED" header: neither is a key rustls reads.
-        let encrypted = key_text.windows(9).any(|w| w == b"ENCRYPTED");
-        let error = match e {
-            _ if encrypted => TlsFileError::EncryptedKey,
-            pem::Error::NoItemsFound => TlsFileError::NoPrivateKey,
-            e => pem_error(e),
-        };
-        file_error(setting, path, error)
-    })?;
+    let key_fail = |error| file_error(setting, path, error);
+    if super::key::is_pkcs12(&key_text) {
+        return Err(key_fail(TlsFileError::Pkcs12));
+    }
+    let key = super::key::private_key(&key_text, tls.key_password.as_ref()).map_err(key_fail)?;
     Ok((chain, key))
 }
 
@@ -289,7 +287,7 @@ fn read_dir(dir: &Path) -> Result<Vec<u8>, TlsFileError> {
     Ok(text)
 }
 
-fn pem_error(e: pem::Error) -> TlsFileError {
+pub(super) fn pem_error(e: pem::Error) -> TlsFileError {
     match e {
         pem::Error::Io(e) => TlsFileError::Read(e),
         e => TlsFileError::Pem(e.to_string()),
@@ -373,7 +371,7 @@ fn common_names(subject: &[u8]) -> Vec<&[u8]> {
 
 /// One DER element at the start of `bytes`: its tag, its contents and what
 /// follows it; `None` when it does not fit.
-fn der_read(bytes: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+pub(super) fn der_read(bytes: &[u8]) -> Option<(u8, &[u8], &[u8])> {
     let (&tag, rest) = bytes.split_first()?;
     let (&first, rest) = rest.split_first()?;
     let (len, rest) = if first < 0x80 {

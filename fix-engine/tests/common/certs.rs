@@ -109,3 +109,52 @@ impl Ca {
         identity
     }
 }
+
+/// Runs the `openssl` command line with `args`, panicking when it fails:
+/// encrypted keys made as users make theirs. `false` when openssl is not
+/// installed: the caller skips with a line, except under `CI=true`, where
+/// that fails.
+#[allow(dead_code)]
+pub fn openssl(args: &[&str]) -> bool {
+    match std::process::Command::new("openssl").args(args).output() {
+        Ok(o) => {
+            assert!(
+                o.status.success(),
+                "openssl {args:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            true
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "openssl is needed under CI=true (it makes the encrypted keys)"
+            );
+            println!("skipped: the openssl command is not installed");
+            false
+        }
+        Err(e) => panic!("openssl {args:?}: {e}"),
+    }
+}
+
+/// `identity`'s key encrypted as `openssl pkcs8 -topk8 -v2 aes-256-cbc`
+/// writes it (PBES2, PBKDF2 with HMAC-SHA256), with `password`, in
+/// `<key>.enc`; `None` without openssl.
+#[allow(dead_code)]
+pub fn encrypted_key(identity: &Identity, password: &str) -> Option<PathBuf> {
+    let out = identity.key.with_extension("enc");
+    let pass = format!("pass:{password}");
+    let made = openssl(&[
+        "pkcs8",
+        "-topk8",
+        "-v2",
+        "aes-256-cbc",
+        "-in",
+        identity.key.to_str().unwrap(),
+        "-passout",
+        &pass,
+        "-out",
+        out.to_str().unwrap(),
+    ]);
+    made.then_some(out)
+}

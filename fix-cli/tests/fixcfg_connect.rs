@@ -1,11 +1,10 @@
 //! `fixcfg check --connect`: reaches what a settings file names without
 //! trading, against a real private PostgreSQL server (`fix_test_support::pg`;
 //! without PostgreSQL installed the database tests skip with one line, and
-//! fail under `CI=true`). Each failure is one line with its cause; the
-//! engine's own start error names the server's message the same way.
+//! fail under `CI=true`). Each failure is one line with its cause (the
+//! engine's own start error names the server's message the same way:
+//! fix-engine's `tests/pg_start.rs`).
 #![cfg(feature = "postgres")]
-
-mod common;
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -164,12 +163,13 @@ fn a_store_database_that_works_passes_and_says_its_schema_version() {
     );
 }
 
+#[cfg(feature = "tls")]
 #[test]
 fn an_unreadable_certificate_is_named() {
     let dir = dir("tls");
+    // Never read: the certificate is, first.
     let key = dir.join("server.key");
-    let identity = rcgen::generate_simple_self_signed(vec!["localhost".into()]).unwrap();
-    std::fs::write(&key, identity.signing_key.serialize_pem()).unwrap();
+    std::fs::write(&key, "").unwrap();
     // A directory where the certificate should be: unreadable even as root.
     let cert = dir.join("server.crt");
     std::fs::create_dir(&cert).unwrap();
@@ -212,26 +212,6 @@ fn a_busy_port_is_named() {
     // Released, it checks.
     let o = fixcfg_connect(&path);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
-}
-
-#[tokio::test]
-async fn the_engine_s_start_error_says_the_server_s_message() {
-    let Some(pg) = PgServer::start_or_skip("connect-engine") else {
-        return;
-    };
-    let connection = format!("host={} user=fix dbname=postgres", pg.host().display());
-    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
-    let error = fix_engine::Engine::start(
-        common::settings([common::acceptor("EXEC", "C1", 0).postgres_store(connection)]),
-        &fix44::DICTIONARY,
-        common::recorders(&tx, false),
-    )
-    .await
-    .expect_err("the engine started without its database");
-    assert_eq!(
-        error.to_string(),
-        r#"session FIX.4.4:EXEC->C1: database store: could not open the session: role "fix" does not exist"#
-    );
 }
 
 /// docs/high-availability.md's way to a PostgreSQL for trying: `scripts/dev-postgres.sh start`

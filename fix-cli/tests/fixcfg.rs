@@ -206,6 +206,17 @@ fn usage() {
     );
     assert_eq!(fixcfg(&["check", "x", "y"]).status.code(), Some(2));
     assert!(fixcfg(&["--help"]).status.success());
+    // An argument that is not UTF-8: a usage error, not a panic.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let o = Command::new(env!("CARGO_BIN_EXE_fixcfg"))
+            .arg("check")
+            .arg(std::ffi::OsStr::from_bytes(b"\xff.cfg"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{o:?}");
+    }
 }
 
 #[test]
@@ -236,5 +247,73 @@ fn an_existing_store_is_read_not_written() {
         .map(|e| e.unwrap().path())
         .collect();
     assert_eq!(before, after);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A certificate and its key encrypted as `openssl req -x509 -newkey`
+/// writes them (PKCS#8, AES-256-CBC) in `dir`; `None` without openssl
+/// (a failure under `CI=true`).
+#[cfg(feature = "tls")]
+fn openssl_identity(dir: &Path, password: &str) -> Option<(PathBuf, PathBuf)> {
+    let (cert, key) = (dir.join("server.crt"), dir.join("server.key"));
+    let made = Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+        ])
+        .args(["-subj", "/CN=localhost", "-days", "2", "-passout"])
+        .arg(format!("pass:{password}"))
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .output();
+    match made {
+        Ok(o) => assert!(o.status.success(), "{o:?}"),
+        Err(e) => {
+            assert!(std::env::var("CI").as_deref() != Ok("true"), "openssl: {e}");
+            println!("skipped: the openssl command is not installed ({e})");
+            return None;
+        }
+    }
+    Some((cert, key))
+}
+
+#[cfg(feature = "tls")]
+#[test]
+fn an_encrypted_key_checks_with_its_password_and_a_wrong_one_is_named() {
+    let dir = std::env::temp_dir().join(format!("fixcfg-encrypted-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let Some((cert, key)) = openssl_identity(&dir, "right") else {
+        return;
+    };
+    let settings = |password: &str| {
+        format!(
+            "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nNonStopSession=Y\nSocketUseSSL=Y\nServerCertificateFile={}\nServerCertificateKeyFile={}\nSSLCertificatePassword={password}\n",
+            cert.display(),
+            key.display()
+        )
+    };
+    let good = temp("encrypted-good.cfg", &settings("right"));
+    let o = fixcfg(&["check", "--strict", good.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stdout(&o));
+
+    let bad = temp("encrypted-bad.cfg", &settings("not-the-password"));
+    let o = fixcfg(&["check", bad.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains(&format!(
+            "SocketUseSSL: error: session FIX.4.4:A->B: ServerCertificateKeyFile {}: the private key does not decrypt with SSLCertificatePassword: the password is wrong",
+            key.display()
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("not-the-password"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
