@@ -255,8 +255,9 @@ pub(crate) async fn reset(
 /// One page of a read: at most `max` rows of a generation, in order, that
 /// may hold the numbers `lo..=hi` (bigints of one sign): the row that holds
 /// `lo` (the last one starting at or below it, and at or above `floor`),
-/// then those starting in `lo..=hi`. The caller skips the messages outside
-/// the range.
+/// then those starting in `lo..=hi`, as long as the rows before each hold
+/// fewer than `budget` bytes (the first row always comes). The caller skips
+/// the messages outside the range.
 #[derive(Debug)]
 pub(crate) struct Page {
     pub(crate) key: String,
@@ -265,6 +266,7 @@ pub(crate) struct Page {
     pub(crate) hi: i64,
     pub(crate) floor: i64,
     pub(crate) max: i64,
+    pub(crate) budget: i64,
 }
 
 /// A row of a read: its first number, `valid_below` and laid out messages.
@@ -277,18 +279,37 @@ pub(crate) struct StoredRow {
 
 /// Reads a [`Page`]; both lookups walk the primary key from where they
 /// start, so a read late in a long session costs what an early one does.
+///
+/// The byte budget is counted by the server (`octet_length` of a stored
+/// value reads its length, not the value), over rows taken in key order as
+/// the index gives them, so a page stops at whichever of `max` and `budget`
+/// comes first without reading further.
 pub(crate) async fn read(client: &Client, p: &Page) -> Result<Vec<StoredRow>, DbError> {
     let sql = "WITH start AS (
             SELECT coalesce(max(first_seq), $3) AS first_seq FROM fix_batches
-            WHERE session_key = $1 AND generation = $2 AND first_seq BETWEEN $5 AND $3)
-         SELECT b.first_seq, b.valid_below, b.bytes FROM fix_batches b, start
-         WHERE b.session_key = $1 AND b.generation = $2
-           AND b.first_seq >= start.first_seq AND b.first_seq <= $4
-         ORDER BY b.first_seq LIMIT $6";
+            WHERE session_key = $1 AND generation = $2 AND first_seq BETWEEN $5 AND $3),
+         page AS (
+            SELECT b.first_seq, b.valid_below, b.bytes,
+                   sum(octet_length(b.bytes)) OVER (ORDER BY b.first_seq)
+                     - octet_length(b.bytes) AS before
+            FROM fix_batches b, start
+            WHERE b.session_key = $1 AND b.generation = $2
+              AND b.first_seq >= start.first_seq AND b.first_seq <= $4
+            ORDER BY b.first_seq LIMIT $6)
+         SELECT first_seq, valid_below, bytes FROM page
+         WHERE before < $7 ORDER BY first_seq";
     let rows = client
         .query(
             sql,
-            &[&p.key, &p.generation, &p.lo, &p.hi, &p.floor, &p.max],
+            &[
+                &p.key,
+                &p.generation,
+                &p.lo,
+                &p.hi,
+                &p.floor,
+                &p.max,
+                &p.budget,
+            ],
         )
         .await?;
     Ok(rows

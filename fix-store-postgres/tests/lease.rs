@@ -469,3 +469,41 @@ fn the_store_s_statements_are_never_compiled_with_jit() {
         "the store's statements were compiled with JIT"
     );
 }
+
+/// A resend of a paced flow's messages (one a batch, so one a row) reads a
+/// chunk in one round trip, not one every four rows (issue 38: a takeover's
+/// resend of 1,700 messages took 425 reads). The oracle is the server's own
+/// statement log; the pages' byte bound is the suite's (`read_all` checks
+/// every chunk).
+#[test]
+fn a_chunk_of_small_batches_is_read_in_one_round_trip() {
+    let Some(pg) = PgServer::start_or_skip("pages") else {
+        return;
+    };
+    let key = "FIX.4.4-PAGES-C1";
+    let mut store = open(&pg, "engine-a", key, Duration::from_secs(30));
+    for seq in 1..=300 {
+        batch(&mut store, seq..=seq, 7).unwrap();
+    }
+    let db = pg.dbname();
+    pg.psql(&format!("ALTER DATABASE {db} SET log_statement = 'all'"))
+        .unwrap();
+    // A new connection takes the database's settings: a store opened now.
+    drop(store);
+    let mut store = open(&pg, "engine-b", key, Duration::from_secs(30));
+    let log = || std::fs::read_to_string(pg.log_path()).unwrap();
+    let pages = |text: &str| text.matches("page AS (").count();
+    let before = pages(&log());
+    let limit = ChunkLimit::new(100, 1 << 20);
+    let read = read_all(&mut store, 1, 300, limit);
+    assert_eq!(read.len(), 300);
+    assert!(read.iter().map(|(s, _)| *s).eq(1..=300));
+    let reads = pages(&log()) - before;
+    // Three chunks of 100, a page each (and at most one more that finds the
+    // range's end).
+    println!("300 messages in 300 rows read in {reads} pages");
+    assert!(reads <= 4, "{reads} pages for 3 chunks");
+    // Under a byte limit, the pages stop at the chunk's bytes as before.
+    let small = read_all(&mut store, 1, 300, ChunkLimit::new(100, 2_000));
+    assert!(small.iter().map(|(s, _)| *s).eq(1..=300));
+}
