@@ -1009,20 +1009,14 @@ fn io_error(op: LogOperation, path: &Path, source: io::Error) -> LogError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fix_test_support::temp_dir::TestDir;
     use std::time::{Duration, UNIX_EPOCH};
-
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("fix-engine-log-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        dir
-    }
 
     const T: Duration = Duration::new(1_795_000_000, 123_456_789);
 
     #[test]
     fn lines_are_quickfix_s_in_order_and_events_flush_messages() {
-        let dir = temp_dir("lines");
+        let dir = TestDir::new("engine-log-lines");
         let id = SessionId::new("FIX.4.4", "CLIENT", "VENUE");
         let mut log = FileLog::open(&dir, &id).unwrap();
         log.on_outgoing(b"8=FIX.4.4\x0135=A\x01", UNIX_EPOCH + T)
@@ -1047,12 +1041,11 @@ mod tests {
         log.on_event("again", UNIX_EPOCH + T).unwrap();
         let events = fs::read_to_string(log.events_path()).unwrap();
         assert_eq!(events.lines().count(), 2);
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn every_line_flushes_and_precision_is_the_options() {
-        let dir = temp_dir("every");
+        let dir = TestDir::new("engine-log-every");
         let options = FileLogOptions::new()
             .flush(FlushPolicy::EveryLine)
             .precision(Precision::Nanos);
@@ -1064,12 +1057,11 @@ mod tests {
             fs::read_to_string(dir.join("FIX.4.2-A-B-Q.messages.current.log")).unwrap(),
             "20261118-11:06:40.123456789 : x\n"
         );
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn each_line_shows_its_own_time_at_the_precision_set() {
-        let dir = temp_dir("stamps");
+        let dir = TestDir::new("engine-log-stamps");
         for (precision, expected) in [
             (
                 Precision::Millis,
@@ -1097,12 +1089,11 @@ mod tests {
             let lines: Vec<&str> = text.lines().map(|l| &l[9..]).collect();
             assert_eq!(lines, expected);
         }
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn backups_are_numbered_as_quickfix_numbers_them() {
-        let dir = temp_dir("backup");
+        let dir = TestDir::new("engine-log-backup");
         let id = SessionId::new("FIX.4.4", "A", "B");
         let mut log = FileLog::open(&dir, &id).unwrap();
         for round in 1..=2 {
@@ -1121,12 +1112,11 @@ mod tests {
             );
             assert_eq!(fs::read(log.messages_path()).unwrap(), b"");
         }
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn bad_input_is_an_error_not_a_panic() {
-        let dir = temp_dir("bad");
+        let dir = TestDir::new("engine-log-bad");
         let mut log = FileLog::open(&dir, &SessionId::new("FIX.4.4", "A", "B")).unwrap();
         let before = UNIX_EPOCH - Duration::from_secs(1);
         assert!(matches!(
@@ -1145,6 +1135,5 @@ mod tests {
                 ..
             })
         ));
-        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -19,11 +19,14 @@
 //! assert!(!path.exists());
 //! ```
 
+use std::ffi::OsStr;
 use std::ops::Deref;
 use std::path::Path;
 
 /// An empty directory, removed (with its contents) on drop. Reads as the
-/// [`Path`] it is: `dir.join("x")`, `&dir` where a `&Path` is wanted.
+/// [`Path`] it is: `dir.join("x")`, `&dir` where a `&Path`, an
+/// `impl AsRef<Path>`, an `impl Into<PathBuf>` or a command's argument is
+/// wanted.
 #[derive(Debug)]
 pub struct TestDir(tempfile::TempDir);
 
@@ -69,5 +72,13 @@ impl Deref for TestDir {
 impl AsRef<Path> for TestDir {
     fn as_ref(&self) -> &Path {
         self.path()
+    }
+}
+
+/// As a [`Path`] is: what makes `&dir` an `impl Into<PathBuf>` (a settings
+/// builder's path) and a command's argument or environment value.
+impl AsRef<OsStr> for TestDir {
+    fn as_ref(&self) -> &OsStr {
+        self.path().as_os_str()
     }
 }
