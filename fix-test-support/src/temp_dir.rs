@@ -43,10 +43,30 @@ impl TestDir {
     /// assert!(a.file_name().unwrap().to_str().unwrap().starts_with("fix-same-"));
     /// ```
     pub fn new(name: &str) -> TestDir {
+        TestDir::new_in(std::env::temp_dir(), name)
+    }
+
+    /// [`new`](Self::new), under `parent` instead: for a test whose files
+    /// must be on a disk, not on a `/tmp` that may be memory
+    /// (`env!("CARGO_TARGET_TMPDIR")`, cargo's scratch directory for
+    /// integration tests).
+    ///
+    /// ```
+    /// let parent = fix_test_support::temp_dir::TestDir::new("doc-parent");
+    /// let dir = fix_test_support::temp_dir::TestDir::new_in(&parent, "doc-in");
+    /// assert_eq!(dir.parent(), Some(parent.path()));
+    /// ```
+    pub fn new_in(parent: impl AsRef<Path>, name: &str) -> TestDir {
+        let parent = parent.as_ref();
         let dir = tempfile::Builder::new()
             .prefix(&format!("fix-{name}-"))
-            .tempdir()
-            .unwrap_or_else(|e| panic!("cannot make a temporary directory for {name}: {e}"));
+            .tempdir_in(parent)
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot make a temporary directory for {name} in {}: {e}",
+                    parent.display()
+                )
+            });
         TestDir(dir)
     }
 
