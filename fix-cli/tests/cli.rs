@@ -5,6 +5,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use fix_test_support::temp_dir::TestDir;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -356,8 +358,7 @@ fn pipe_message_with(begin: &str, body: &str) -> String {
 
 #[test]
 fn venue_dictionary_names_venue_fields() {
-    let dir = std::env::temp_dir().join(format!("fixdump-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TestDir::new("fixdump");
     let dict = dir.join("MYVENUE.xml");
     std::fs::write(&dict, VENUE_XML).unwrap();
     let msg = pipe_message(
@@ -390,7 +391,6 @@ fn venue_dictionary_names_venue_fields() {
     let bad = run_with(&["--dict", dict.to_str().unwrap()], b"");
     assert_eq!(bad.status.code(), Some(2));
     assert_contains(&String::from_utf8_lossy(&bad.stderr), "Nope");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -526,8 +526,7 @@ fn no_validate_shows_framing_problems_only() {
 fn a_large_file_shows_progress_on_a_terminal_only_when_stdout_is_not_one() {
     // 16 MiB or more of the sample log, the size from which progress is shown.
     let sample = std::fs::read(root().join("samples/session.log")).unwrap();
-    let dir = std::env::temp_dir().join(format!("fixdump-progress-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TestDir::new("fixdump-progress");
     let big = dir.join("big.log");
     let copies = (16 << 20) / sample.len() + 1;
     std::fs::write(&big, sample.repeat(copies)).unwrap();
@@ -540,7 +539,6 @@ fn a_large_file_shows_progress_on_a_terminal_only_when_stdout_is_not_one() {
         &format!("--no-progress --no-validate {path} > /dev/null"),
         None,
     );
-    std::fs::remove_dir_all(&dir).unwrap();
     assert!(
         shown_too,
         "no progress line: {:?}",

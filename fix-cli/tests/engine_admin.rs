@@ -2,18 +2,17 @@
 //! (fix-engine's `SessionHandle::set_next_seq_nums`) are what the built
 //! `fixstore` shows in the store afterwards, the Logout exchanged with them.
 
-use std::fs;
 use std::process::Command;
 use std::time::Duration;
 
 use fix_engine::Engine;
 use fix_engine::config::{Schedule, SessionBuilder, Settings};
 use fix_session::{SessionId, State};
+use fix_test_support::temp_dir::TestDir;
 
 #[test]
 fn fixstore_shows_the_numbers_set_on_a_live_session() {
-    let dir = std::env::temp_dir().join(format!("fix-cli-engine-admin-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
+    let dir = TestDir::new("cli-engine-admin");
     let venue_id = SessionId::new("FIX.4.4", "VENUE", "CLIENT");
     let client_id = SessionId::new("FIX.4.4", "CLIENT", "VENUE");
     let acceptor = SessionBuilder::acceptor(venue_id.clone())
@@ -96,5 +95,4 @@ fn fixstore_shows_the_numbers_set_on_a_live_session() {
         );
         assert!(text.contains(next), "{next:?} in\n{text}");
     }
-    fs::remove_dir_all(&dir).unwrap();
 }

@@ -10,6 +10,7 @@ use std::time::{Duration, UNIX_EPOCH};
 use fix_core::Encoder;
 use fix_engine::log::{FileLog, Log};
 use fix_session::SessionId;
+use fix_test_support::temp_dir::TestDir;
 
 /// Message `seq` of `msg_type` from `sender` to `target`.
 fn message(msg_type: &[u8], seq: u64, sender: &str, target: &str) -> Vec<u8> {
@@ -40,8 +41,7 @@ fn message(msg_type: &[u8], seq: u64, sender: &str, target: &str) -> Vec<u8> {
 
 #[test]
 fn fixdump_reads_the_engine_s_message_log_in_order_with_directions() {
-    let dir = std::env::temp_dir().join(format!("fix-cli-engine-log-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
+    let dir = TestDir::new("cli-engine-log");
     let id = SessionId::new("FIX.4.4", "CLIENT", "VENUE");
     let mut log = FileLog::open(&dir, &id).unwrap();
     let t0 = UNIX_EPOCH + Duration::from_secs(1_795_000_000);
@@ -140,7 +140,6 @@ fn fixdump_reads_the_engine_s_message_log_in_order_with_directions() {
     assert!(String::from_utf8(out.stdout).unwrap().contains(
         "0 messages shown of 0 read, 0 with problems, 2 lines without a FIX message skipped"
     ),);
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 /// An initiator and an acceptor engine exchange orders with FileLogPath set:
@@ -152,8 +151,7 @@ fn fixdump_reads_a_log_the_engine_wrote_in_an_exchange() {
     use fix_engine::config::{Schedule, SessionBuilder, Settings};
     use fix_session::State;
 
-    let dir = std::env::temp_dir().join(format!("fix-cli-engine-exchange-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
+    let dir = TestDir::new("cli-engine-exchange");
     let acceptor = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "VENUE", "CLIENT"))
         .socket_accept_address("127.0.0.1")
         // Port 0: the engine binds a port once and says which (a port picked
@@ -236,5 +234,4 @@ fn fixdump_reads_a_log_the_engine_wrote_in_an_exchange() {
     ] {
         assert!(events.contains(&format!(" : {e}\n")), "{e} in\n{events}");
     }
-    fs::remove_dir_all(&dir).unwrap();
 }

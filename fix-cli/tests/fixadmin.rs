@@ -5,20 +5,14 @@
 #![cfg(unix)]
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use fix_engine::config::{Schedule, SessionBuilder, Settings};
 use fix_engine::{Engine, EngineOptions};
 use fix_session::SessionId;
-
-fn dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fixadmin-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use fix_test_support::temp_dir::TestDir;
 
 /// Runs fixadmin with `args`, `stdin` as its standard input.
 fn fixadmin(args: &[&str], stdin: &str) -> Output {
@@ -82,7 +76,7 @@ async fn engine(socket: &Path) -> Engine<&'static fix_core::typed::Tables> {
 
 #[test]
 fn fixadmin_asks_a_running_engine() {
-    let dir = dir("engine");
+    let dir = TestDir::new("fixadmin-engine");
     let socket = dir.join("admin.sock");
     let s = socket.to_str().unwrap();
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -163,12 +157,11 @@ fn fixadmin_asks_a_running_engine() {
             "fixadmin: no admin socket at {s}: is the engine running, with AdminSocket set to this path?\n"
         )
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_socket_nobody_answers_on_is_named() {
-    let dir = dir("stale");
+    let dir = TestDir::new("fixadmin-stale");
     let socket = dir.join("admin.sock");
     // Bound and dropped: the file stays, nobody listens (an engine killed).
     drop(std::os::unix::net::UnixListener::bind(&socket).unwrap());
@@ -179,7 +172,6 @@ fn a_socket_nobody_answers_on_is_named() {
         stderr(&o).starts_with(&format!("fixadmin: {s}: connection refused: ")),
         "{o:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

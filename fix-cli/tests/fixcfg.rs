@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use fix_test_support::temp_dir::TestDir;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -20,12 +22,13 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn temp(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fixcfg-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// The file `name` holding `text`, in a directory of its own that goes when
+/// the test drops the [`TestDir`].
+fn temp(name: &str, text: &str) -> (TestDir, PathBuf) {
+    let dir = TestDir::new("fixcfg");
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
-    path
+    (dir, path)
 }
 
 #[test]
@@ -72,7 +75,7 @@ fn the_samples_check() {
 
 #[test]
 fn warnings_are_printed_and_pass() {
-    let path = temp(
+    let (_dir, path) = temp(
         "warn.cfg",
         "[DEFAULT]\nFileIncludeTimeStampForMessages=Y\nUsername=me\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nSocketAcceptPort=5002\nAllowedRemoteAddresses=127.0.0.1\nLogonTag=553=me\nScreenLogShowIncoming=N\nQueuedMessageMaxAge=0\nQueuedWhileDown=drop\nMaxMessagesPerSecond=10\n",
     );
@@ -121,7 +124,7 @@ fn warnings_are_printed_and_pass() {
 
 #[test]
 fn a_slip_warns_and_strict_refuses_it() {
-    let path = temp(
+    let (_dir, path) = temp(
         "slip.cfg",
         "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nNonStopSession=Y\nCheakLatency=N\n",
     );
@@ -150,7 +153,7 @@ fn a_slip_warns_and_strict_refuses_it() {
         );
     }
     // A file without warnings passes under --strict.
-    let clean = temp(
+    let (_clean_dir, clean) = temp(
         "clean.cfg",
         "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nNonStopSession=Y\n",
     );
@@ -160,7 +163,7 @@ fn a_slip_warns_and_strict_refuses_it() {
 
 #[test]
 fn a_broken_file_fails() {
-    let path = temp(
+    let (_dir, path) = temp(
         "broken.cfg",
         "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nHeartBtInt=abc\n",
     );
@@ -175,7 +178,7 @@ fn a_broken_file_fails() {
 
 #[test]
 fn a_file_that_does_not_open_fails() {
-    let path = temp(
+    let (_dir, path) = temp(
         "nodict.cfg",
         "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nDataDictionary=/nonexistent/FIX44.xml\n",
     );
@@ -221,14 +224,13 @@ fn usage() {
 
 #[test]
 fn an_existing_store_is_read_not_written() {
-    let dir = std::env::temp_dir().join(format!("fixcfg-store-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = TestDir::new("fixcfg-store");
     drop(fix_session::FileStore::open(&dir, "FIX.4.4-A-B").unwrap());
     let before: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
-    let path = temp(
+    let (_dir, path) = temp(
         "store.cfg",
         &format!(
             "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nFileStorePath={}\n",
@@ -247,7 +249,6 @@ fn an_existing_store_is_read_not_written() {
         .map(|e| e.unwrap().path())
         .collect();
     assert_eq!(before, after);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A certificate and its key encrypted as `openssl req -x509 -newkey`
@@ -286,9 +287,7 @@ fn openssl_identity(dir: &Path, password: &str) -> Option<(PathBuf, PathBuf)> {
 #[cfg(feature = "tls")]
 #[test]
 fn an_encrypted_key_checks_with_its_password_and_a_wrong_one_is_named() {
-    let dir = std::env::temp_dir().join(format!("fixcfg-encrypted-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TestDir::new("fixcfg-encrypted");
     let Some((cert, key)) = openssl_identity(&dir, "right") else {
         return;
     };
@@ -299,11 +298,11 @@ fn an_encrypted_key_checks_with_its_password_and_a_wrong_one_is_named() {
             key.display()
         )
     };
-    let good = temp("encrypted-good.cfg", &settings("right"));
+    let (_good_dir, good) = temp("encrypted-good.cfg", &settings("right"));
     let o = fixcfg(&["check", "--strict", good.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stdout(&o));
 
-    let bad = temp("encrypted-bad.cfg", &settings("not-the-password"));
+    let (_bad_dir, bad) = temp("encrypted-bad.cfg", &settings("not-the-password"));
     let o = fixcfg(&["check", bad.to_str().unwrap()]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
@@ -315,5 +314,4 @@ fn an_encrypted_key_checks_with_its_password_and_a_wrong_one_is_named() {
         "{out}"
     );
     assert!(!out.contains("not-the-password"), "{out}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use fix_test_support::pg::PgServer;
+use fix_test_support::temp_dir::TestDir;
 
 fn fixcfg_connect(settings: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fixcfg"))
@@ -35,21 +36,16 @@ fn line<'a>(out: &'a str, start: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no line starting {start:?} in:\n{out}"))
 }
 
-fn dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fixcfg-connect-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// An acceptor on a port the system picks (free), with `extra` lines.
-fn settings(name: &str, extra: &str) -> PathBuf {
-    let path = dir(name).join("settings.cfg");
+/// An acceptor on a port the system picks (free), with `extra` lines: the
+/// file, in a directory of its own that goes when the test drops it.
+fn settings(name: &str, extra: &str) -> (TestDir, PathBuf) {
+    let dir = TestDir::new(&format!("fixcfg-connect-{name}"));
+    let path = dir.join("settings.cfg");
     let text = format!(
         "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=C1\nSocketAcceptAddress=127.0.0.1\nSocketAcceptPort=0\nNonStopSession=Y\n{extra}\n"
     );
     std::fs::write(&path, text).unwrap();
-    path
+    (dir, path)
 }
 
 fn connection(pg: &PgServer, user: &str, extra: &str) -> String {
@@ -65,7 +61,7 @@ fn a_missing_role_is_named() {
     let Some(pg) = PgServer::start_or_skip("connect-role") else {
         return;
     };
-    let path = settings("role", &connection(&pg, "fix", "dbname=postgres"));
+    let (_dir, path) = settings("role", &connection(&pg, "fix", "dbname=postgres"));
     let out = failed(&fixcfg_connect(&path));
     let found = line(&out, "PostgreSQLStore host=");
     assert!(
@@ -86,7 +82,7 @@ fn a_wrong_password_and_a_missing_database_are_named() {
     };
     pg.psql("CREATE ROLE fix LOGIN PASSWORD 'right'").unwrap();
     pg.require_passwords().unwrap();
-    let path = settings(
+    let (_dir, path) = settings(
         "password",
         &connection(&pg, "fix", "password=wrong dbname=postgres"),
     );
@@ -105,7 +101,7 @@ fn a_wrong_password_and_a_missing_database_are_named() {
         pg.host().display(),
         pg.port()
     );
-    let path = settings("database", &keys);
+    let (_dir, path) = settings("database", &keys);
     let out = failed(&fixcfg_connect(&path));
     assert!(
         line(&out, "PostgreSQLStore host=")
@@ -121,7 +117,7 @@ fn a_store_database_that_works_passes_and_says_its_schema_version() {
     };
     pg.psql("CREATE ROLE fix LOGIN").unwrap();
     pg.psql("CREATE DATABASE quickfix OWNER fix").unwrap();
-    let path = settings("good", &connection(&pg, "fix", "dbname=quickfix"));
+    let (_dir, path) = settings("good", &connection(&pg, "fix", "dbname=quickfix"));
     let o = fixcfg_connect(&path);
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(o.status.success(), "{out}");
@@ -166,14 +162,14 @@ fn a_store_database_that_works_passes_and_says_its_schema_version() {
 #[cfg(feature = "tls")]
 #[test]
 fn an_unreadable_certificate_is_named() {
-    let dir = dir("tls");
+    let dir = TestDir::new("fixcfg-connect-tls");
     // Never read: the certificate is, first.
     let key = dir.join("server.key");
     std::fs::write(&key, "").unwrap();
     // A directory where the certificate should be: unreadable even as root.
     let cert = dir.join("server.crt");
     std::fs::create_dir(&cert).unwrap();
-    let path = settings(
+    let (_dir, path) = settings(
         "tls-settings",
         &format!(
             "SocketUseSSL=Y\nServerCertificateFile={}\nServerCertificateKeyFile={}",
@@ -197,7 +193,7 @@ fn a_busy_port_is_named() {
     // Another process's listener, as far as fixcfg can tell.
     let busy = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = busy.local_addr().unwrap().port();
-    let path = settings("port", "");
+    let (_dir, path) = settings("port", "");
     let text = std::fs::read_to_string(&path)
         .unwrap()
         .replace("SocketAcceptPort=0", &format!("SocketAcceptPort={port}"));
@@ -228,7 +224,7 @@ fn the_dev_postgres_script_prints_settings_that_connect() {
         return;
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/dev-postgres.sh");
-    let server = dir("script");
+    let server = TestDir::new("fixcfg-connect-script");
     let run = |args: &[&str]| {
         let o = Command::new(&script).args(args).output().unwrap();
         let out = String::from_utf8_lossy(&o.stdout).into_owned();
@@ -249,7 +245,7 @@ fn the_dev_postgres_script_prints_settings_that_connect() {
         "{printed}"
     );
     // Pasted as printed, the comments too.
-    let path = settings("script-settings", &printed);
+    let (_dir, path) = settings("script-settings", &printed);
     let o = fixcfg_connect(&path);
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     // Stopped before asserting: a failure leaves no server behind.
@@ -261,5 +257,4 @@ fn the_dev_postgres_script_prints_settings_that_connect() {
     );
     assert!(stopped.starts_with("# stopped"), "{stopped}");
     assert!(!server.join(".s.PGSQL.5432").exists());
-    let _ = std::fs::remove_dir_all(&server);
 }

@@ -7,12 +7,13 @@
 
 use std::fs::{self, OpenOptions};
 use std::os::unix::fs::FileExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::{Mutex, MutexGuard};
 
 use fix_core::Encoder;
 use fix_session::{FileStore, MessageStore};
+use fix_test_support::temp_dir::TestDir;
 
 const A: &str = "FIX.4.4-CLIENT-VENUE";
 const B: &str = "FIX.4.4-CLIENT-OTHER";
@@ -28,13 +29,6 @@ fn serial() -> MutexGuard<'static, ()> {
     SERIAL
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// A fresh directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fixstore-test-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    dir
 }
 
 fn fixstore(args: &[&str]) -> Output {
@@ -99,7 +93,7 @@ fn numbers(dir: &Path, id: &str) -> (u64, u64) {
 #[test]
 fn list_and_verify_report_every_session() {
     let _serial = serial();
-    let dir = temp_dir("verify");
+    let dir = TestDir::new("fixstore-verify");
     two_stores(&dir);
     let d = dir.to_str().unwrap();
     let (out, _) = run(&["list", d], 0);
@@ -124,13 +118,12 @@ fn list_and_verify_report_every_session() {
     assert!(err.contains("FIX.4.4-NO-ONE: no store:"), "{err}");
     // Verify wrote nothing: no store was created for the missing session.
     assert_eq!(run(&["list", d], 0).0.lines().count(), 2);
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn damage_is_named_with_file_and_offset_and_a_torn_tail_is_not_damage() {
     let _serial = serial();
-    let dir = temp_dir("damage");
+    let dir = TestDir::new("fixstore-damage");
     two_stores(&dir);
     let d = dir.to_str().unwrap();
     let log = dir.join(format!("{A}.log"));
@@ -174,13 +167,12 @@ fn damage_is_named_with_file_and_offset_and_a_torn_tail_is_not_damage() {
     // And the damaged store cannot be changed.
     let (_, err) = run(&["set-next", d, "--session", A, "--target", "9"], 1);
     assert!(err.contains(&named), "{err}");
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn verify_checks_each_stored_message_against_its_number() {
     let _serial = serial();
-    let dir = temp_dir("messages");
+    let dir = TestDir::new("fixstore-messages");
     let mut store = FileStore::open(&dir, A).unwrap();
     store.store(1, &message(b"A", 1, "VENUE")).unwrap();
     store.store(2, &message(b"D", 7, "VENUE")).unwrap();
@@ -210,13 +202,12 @@ fn verify_checks_each_stored_message_against_its_number() {
         )),
         "{err}"
     );
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn dump_decodes_the_stored_messages_as_fixdump_does() {
     let _serial = serial();
-    let dir = temp_dir("dump");
+    let dir = TestDir::new("fixstore-dump");
     two_stores(&dir);
     let d = dir.to_str().unwrap();
     let (out, _) = run(&["dump", d, "--session", A], 0);
@@ -255,13 +246,12 @@ fn dump_decodes_the_stored_messages_as_fixdump_does() {
     // Both sessions in text: each under its name.
     let (out, _) = run(&["dump", d], 0);
     assert!(out.contains(&format!("==> {B} <==")) && out.contains(&format!("==> {A} <==")));
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn set_next_changes_the_numbers_a_reopened_store_sees() {
     let _serial = serial();
-    let dir = temp_dir("set-next");
+    let dir = TestDir::new("fixstore-set-next");
     two_stores(&dir);
     let d = dir.to_str().unwrap();
     let (out, _) = run(
@@ -320,7 +310,6 @@ fn set_next_changes_the_numbers_a_reopened_store_sees() {
     );
     assert!(err.contains("no store"), "{err}");
     assert!(!dir.join("FIX.4.4-X-Y.log").exists());
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -6,6 +6,8 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use fix_test_support::temp_dir::TestDir;
+
 /// A few MiB of slack for the allocator; reading the large log whole would
 /// add at least its size.
 const SLACK_KIB: libc::c_long = 4 << 10;
@@ -119,9 +121,7 @@ fn peak_memory_does_not_grow_with_the_log() {
         block.extend(std::fs::read(root().join("samples").join(sample)).unwrap());
     }
     block.extend_from_slice(b"\nnot a FIX message\n");
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("fixdump-memory-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TestDir::new_in(env!("CARGO_TARGET_TMPDIR"), "fixdump-memory");
     // Written a block at a time: this process stays small (see below).
     let write = |name: &str, size: usize| {
         let path = dir.join(name);
@@ -137,7 +137,6 @@ fn peak_memory_does_not_grow_with_the_log() {
     let (a, b) = (start(&small), start(&large));
     let ours = own_peak_kib();
     let (small_run, large_run) = (finish(a), finish(b));
-    std::fs::remove_dir_all(&dir).unwrap();
 
     // A child's maximum RSS starts from the memory of the process it was spawned
     // from (Linux keeps the high-water mark across exec): were this process

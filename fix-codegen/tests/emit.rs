@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use fix_codegen::emit::{Config, generate};
 use fix_dict::Dictionary;
+use fix_test_support::temp_dir::TestDir;
 
 fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -153,9 +154,7 @@ fn output_is_deterministic_across_processes() {
         std::fs::write(out, fix44_output()).unwrap();
         return;
     }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("codegen-determinism-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TestDir::new_in(env!("CARGO_TARGET_TMPDIR"), "codegen-determinism");
     let exe = std::env::current_exe().unwrap();
     let children: Vec<_> = ["a", "b"]
         .into_iter()
@@ -184,7 +183,6 @@ fn output_is_deterministic_across_processes() {
             std::fs::read_to_string(&out).expect("the child wrote its output")
         })
         .collect();
-    std::fs::remove_dir_all(&dir).unwrap();
     let (a, b) = (&outputs[0], &outputs[1]);
     assert!(
         a.len() > 100_000,

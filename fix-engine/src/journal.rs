@@ -174,9 +174,7 @@ mod tests {
 
     #[test]
     fn heartbeats_are_left_out_when_file_log_heartbeats_is_off() {
-        let dir =
-            std::env::temp_dir().join(format!("fix-engine-journal-hb-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = fix_test_support::temp_dir::TestDir::new("engine-journal-hb");
         let id = fix_session::SessionId::new("FIX.4.4", "A", "B");
         let log = FileLog::open(&dir, &id).unwrap();
         let path = log.messages_path().to_path_buf();
@@ -191,7 +189,6 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(!text.contains("35=0"), "{text}");
         assert!(text.contains("35=D"), "{text}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A writer the test reads back.

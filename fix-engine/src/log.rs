@@ -41,8 +41,7 @@
 //! use fix_engine::log::{FileLog, Log};
 //! use fix_session::SessionId;
 //! use std::time::SystemTime;
-//! # let dir = std::env::temp_dir().join(format!("fix-engine-doc-log-{}", std::process::id()));
-//! # let _ = std::fs::remove_dir_all(&dir);
+//! # let dir = fix_test_support::temp_dir::TestDir::new("engine-doc-log");
 //!
 //! let mut log = FileLog::open(&dir, &SessionId::new("FIX.4.4", "CLIENT", "VENUE"))?;
 //! let now = SystemTime::now();
@@ -50,7 +49,6 @@
 //! log.on_event("Initiated logon request", now)?; // flushes both files
 //! let text = std::fs::read_to_string(dir.join("FIX.4.4-CLIENT-VENUE.messages.current.log"))?;
 //! assert!(text.ends_with(" : 8=FIX.4.4\x019=5\x0135=0\x0110=163\x01\n"));
-//! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -288,13 +286,11 @@ impl Default for FileLogOptions {
 /// use fix_engine::log::{FileLog, Log};
 /// use fix_session::SessionId;
 /// use std::time::SystemTime;
-/// # let dir = std::env::temp_dir().join(format!("fix-engine-doc-filelog-{}", std::process::id()));
-/// # let _ = std::fs::remove_dir_all(&dir);
+/// # let dir = fix_test_support::temp_dir::TestDir::new("engine-doc-filelog");
 /// let mut log = FileLog::open(&dir, &SessionId::new("FIX.4.4", "EXEC", "CLIENT1"))?;
 /// log.on_incoming(b"8=FIX.4.4\x01...", SystemTime::now())?;
 /// log.flush()?;
 /// assert_eq!(log.messages_path(), dir.join("FIX.4.4-EXEC-CLIENT1.messages.current.log"));
-/// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
@@ -319,12 +315,10 @@ impl FileLog {
     /// ```
     /// use fix_engine::log::FileLog;
     /// use fix_session::SessionId;
-    /// # let dir = std::env::temp_dir().join(format!("fix-engine-doc-filelog-open-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("engine-doc-filelog-open");
     /// let log = FileLog::open(&dir, &SessionId::new("FIX.4.4", "A", "B"))?;
     /// assert_eq!(log.events_path(), dir.join("FIX.4.4-A-B.event.current.log"));
     /// # drop(log);
-    /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn open(dir: impl AsRef<Path>, id: &SessionId) -> Result<FileLog, LogError> {
@@ -340,7 +334,7 @@ impl FileLog {
     /// ```
     /// use fix_engine::log::{FileLog, FileLogOptions, FlushPolicy, LogError};
     /// use fix_session::SessionId;
-    /// # let dir = std::env::temp_dir().join(format!("fix-engine-doc-filelog-with-{}", std::process::id()));
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("engine-doc-filelog-with");
     /// let options = FileLogOptions::new().flush(FlushPolicy::EveryLine);
     /// let bad = SessionId::new("FIX.4.4", "../A", "B");
     /// assert!(matches!(FileLog::open_with(&dir, &bad, options), Err(LogError::InvalidSessionId { .. })));
@@ -376,12 +370,11 @@ impl FileLog {
     /// ```
     /// use fix_engine::log::FileLog;
     /// use fix_session::SessionId;
-    /// # let dir = std::env::temp_dir().join(format!("fix-engine-doc-filelog-remove-{}", std::process::id()));
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("engine-doc-filelog-remove");
     /// let id = SessionId::new("FIX.4.4", "A", "B");
     /// drop(FileLog::open(&dir, &id)?);
     /// FileLog::remove(&dir, &id)?;
     /// assert!(!dir.join("FIX.4.4-A-B.event.current.log").exists());
-    /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn remove(dir: impl AsRef<Path>, id: &SessionId) -> Result<(), LogError> {
@@ -402,11 +395,10 @@ impl FileLog {
     ///
     /// ```
     /// # use fix_engine::log::FileLog;
-    /// # let dir = std::env::temp_dir().join(format!("fix-engine-doc-filelog-mp-{}", std::process::id()));
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("engine-doc-filelog-mp");
     /// let log = FileLog::open(&dir, &fix_session::SessionId::new("FIX.4.2", "A", "B"))?;
     /// assert!(log.messages_path().ends_with("FIX.4.2-A-B.messages.current.log"));
     /// # drop(log);
-    /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn messages_path(&self) -> &Path {
@@ -417,11 +409,10 @@ impl FileLog {
     ///
     /// ```
     /// # use fix_engine::log::FileLog;
-    /// # let dir = std::env::temp_dir().join(format!("fix-engine-doc-filelog-ep-{}", std::process::id()));
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("engine-doc-filelog-ep");
     /// let log = FileLog::open(&dir, &fix_session::SessionId::new("FIX.4.2", "A", "B"))?;
     /// assert!(log.events_path().ends_with("FIX.4.2-A-B.event.current.log"));
     /// # drop(log);
-    /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn events_path(&self) -> &Path {
@@ -1009,20 +1000,14 @@ fn io_error(op: LogOperation, path: &Path, source: io::Error) -> LogError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fix_test_support::temp_dir::TestDir;
     use std::time::{Duration, UNIX_EPOCH};
-
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("fix-engine-log-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        dir
-    }
 
     const T: Duration = Duration::new(1_795_000_000, 123_456_789);
 
     #[test]
     fn lines_are_quickfix_s_in_order_and_events_flush_messages() {
-        let dir = temp_dir("lines");
+        let dir = TestDir::new("engine-log-lines");
         let id = SessionId::new("FIX.4.4", "CLIENT", "VENUE");
         let mut log = FileLog::open(&dir, &id).unwrap();
         log.on_outgoing(b"8=FIX.4.4\x0135=A\x01", UNIX_EPOCH + T)
@@ -1047,12 +1032,11 @@ mod tests {
         log.on_event("again", UNIX_EPOCH + T).unwrap();
         let events = fs::read_to_string(log.events_path()).unwrap();
         assert_eq!(events.lines().count(), 2);
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn every_line_flushes_and_precision_is_the_options() {
-        let dir = temp_dir("every");
+        let dir = TestDir::new("engine-log-every");
         let options = FileLogOptions::new()
             .flush(FlushPolicy::EveryLine)
             .precision(Precision::Nanos);
@@ -1064,12 +1048,11 @@ mod tests {
             fs::read_to_string(dir.join("FIX.4.2-A-B-Q.messages.current.log")).unwrap(),
             "20261118-11:06:40.123456789 : x\n"
         );
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn each_line_shows_its_own_time_at_the_precision_set() {
-        let dir = temp_dir("stamps");
+        let dir = TestDir::new("engine-log-stamps");
         for (precision, expected) in [
             (
                 Precision::Millis,
@@ -1097,12 +1080,11 @@ mod tests {
             let lines: Vec<&str> = text.lines().map(|l| &l[9..]).collect();
             assert_eq!(lines, expected);
         }
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn backups_are_numbered_as_quickfix_numbers_them() {
-        let dir = temp_dir("backup");
+        let dir = TestDir::new("engine-log-backup");
         let id = SessionId::new("FIX.4.4", "A", "B");
         let mut log = FileLog::open(&dir, &id).unwrap();
         for round in 1..=2 {
@@ -1121,12 +1103,11 @@ mod tests {
             );
             assert_eq!(fs::read(log.messages_path()).unwrap(), b"");
         }
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn bad_input_is_an_error_not_a_panic() {
-        let dir = temp_dir("bad");
+        let dir = TestDir::new("engine-log-bad");
         let mut log = FileLog::open(&dir, &SessionId::new("FIX.4.4", "A", "B")).unwrap();
         let before = UNIX_EPOCH - Duration::from_secs(1);
         assert!(matches!(
@@ -1145,6 +1126,5 @@ mod tests {
                 ..
             })
         ));
-        fs::remove_dir_all(&dir).unwrap();
     }
 }

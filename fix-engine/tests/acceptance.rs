@@ -33,6 +33,7 @@ use fix_dict::Dictionary;
 use fix_engine::config::{Schedule, SessionBuilder, SessionSettings, Settings};
 use fix_engine::{DictionarySource, Engine, EngineError, EngineErrorKind, EngineOptions};
 use fix_session::SessionId;
+use fix_test_support::temp_dir::TestDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -230,15 +231,9 @@ async fn run_script(
     formats: &Formats,
     logs: Logs,
 ) -> Result<(), String> {
-    // Each script's engine logs into a directory of its own, removed after.
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let log_dir = (logs == Logs::On).then(|| {
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        std::env::temp_dir().join(format!(
-            "fix-engine-acceptance-logs-{}-{n}",
-            std::process::id()
-        ))
-    });
+    // Each script's engine logs into a directory of its own, removed after
+    // (dropped last: the engine is gone by then), also when the script fails.
+    let log_dir = (logs == Logs::On).then(|| TestDir::new("engine-acceptance-logs"));
     let engine = start_engine(dicts, dir, log_dir.as_deref()).await?;
     let addr = engine.local_addrs()[0];
     let mut conns = HashMap::new();
@@ -250,9 +245,6 @@ async fn run_script(
     // Our side closes first, as the in-memory runner's does.
     drop(conns);
     drop(engine);
-    if let Some(d) = log_dir {
-        let _ = std::fs::remove_dir_all(d);
-    }
     Ok(())
 }
 

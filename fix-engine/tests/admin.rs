@@ -10,11 +10,12 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use common::{acceptor, initiator, log_events, port_of, settings, temp_dir};
+use common::{acceptor, initiator, log_events, port_of, settings};
 use fix_core::Message;
 use fix_engine::{AdminCommand, AdminError, Engine, EngineOptions, SessionHandle};
 use fix_session::store::StoreLog;
 use fix_session::{AppReject, Application, Outbox, Refusal, SessionId, State};
+use fix_test_support::temp_dir::TestDir;
 use tokio::sync::mpsc;
 
 type Seen = mpsc::UnboundedReceiver<(Vec<u8>, u64)>;
@@ -143,7 +144,7 @@ impl Pair {
 
 #[tokio::test]
 async fn numbers_set_on_live_sessions_are_what_the_counterparty_sees_after_a_reconnection() {
-    let dir = temp_dir("admin-set-next");
+    let dir = TestDir::new("admin-set-next");
     let Pair {
         a,
         mut a_seen,
@@ -234,7 +235,7 @@ async fn numbers_set_on_live_sessions_are_what_the_counterparty_sees_after_a_rec
 
 #[tokio::test]
 async fn numbers_set_and_a_reset_while_disconnected_are_done_at_once() {
-    let dir = temp_dir("admin-idle");
+    let dir = TestDir::new("admin-idle");
     let id = SessionId::new("FIX.4.4", "EXEC", "CLIENT");
     let (a, _seen) = start(
         acceptor("EXEC", "CLIENT", 0)
@@ -278,7 +279,7 @@ async fn numbers_set_and_a_reset_while_disconnected_are_done_at_once() {
 
 #[tokio::test]
 async fn a_reset_of_a_live_session_logs_out_first_then_both_sides_start_at_one() {
-    let dir = temp_dir("admin-reset");
+    let dir = TestDir::new("admin-reset");
     let Pair {
         a,
         mut a_seen,
@@ -341,7 +342,7 @@ async fn a_reset_of_a_live_session_logs_out_first_then_both_sides_start_at_one()
 
 #[tokio::test]
 async fn a_held_acceptor_refuses_logons_and_a_held_initiator_does_not_connect() {
-    let dir = temp_dir("admin-hold");
+    let dir = TestDir::new("admin-hold");
     let (a_id, i_id) = (
         SessionId::new("FIX.4.4", "EXEC", "CLIENT"),
         SessionId::new("FIX.4.4", "CLIENT", "EXEC"),
@@ -418,7 +419,7 @@ async fn a_held_acceptor_refuses_logons_and_a_held_initiator_does_not_connect() 
 /// events in the session's log, before what they do.
 #[tokio::test]
 async fn the_applications_logout_and_disconnect_are_in_the_log() {
-    let dir = temp_dir("admin-app");
+    let dir = TestDir::new("admin-app");
     let i_id = SessionId::new("FIX.4.4", "CLIENT", "EXEC");
     let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", 0), EngineOptions::default()).await;
     let port = port_of(&a);
@@ -457,7 +458,7 @@ async fn the_applications_logout_and_disconnect_are_in_the_log() {
 
 #[tokio::test]
 async fn sessions_are_added_and_removed_at_run_time() {
-    let dir = temp_dir("admin-add");
+    let dir = TestDir::new("admin-add");
     // A port the test holds, not 0: the sessions added below name it.
     let (held, port) = common::held_listener();
     let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", port), common::on(&held)).await;
@@ -693,7 +694,7 @@ async fn a_removed_template_session_makes_room_for_another() {
 async fn the_admin_socket_answers_a_line_for_each_command() {
     use tokio::io::{AsyncBufReadExt, BufReader};
 
-    let dir = temp_dir("admin-socket");
+    let dir = TestDir::new("admin-socket");
     let path = dir.join("admin.sock");
     let mut options = EngineOptions::default();
     options.admin_socket = Some(path.clone());

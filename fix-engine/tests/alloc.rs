@@ -13,11 +13,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use common::{acceptor, initiator, log_messages, order, port_of, settings, temp_dir};
+use common::{acceptor, initiator, log_messages, order, port_of, settings};
 use fix_core::Message;
 use fix_engine::{Engine, EngineOptions, SessionHandle};
 use fix_session::{AppReject, Application, Outbox, SessionId, State};
 use fix_test_support::alloc::{Counting, count};
+use fix_test_support::temp_dir::TestDir;
 use tokio::sync::Notify;
 
 #[global_allocator]
@@ -152,7 +153,7 @@ fn round_trips_through_the_engine_allocate_nothing_per_message() {
 #[test]
 fn round_trips_allocate_nothing_while_both_sides_write_their_logs() {
     for (how, name) in [(Send::Queued, "send"), (Send::Now, "send_now")] {
-        let dir = temp_dir(&format!("alloc-log-{name}"));
+        let dir = TestDir::new(&format!("alloc-log-{name}"));
         let counts = steady_state(
             acceptor("EXEC", "C1", 0).file_log_path(dir.join("acceptor")),
             |port| initiator("C1", "EXEC", port).file_log_path(dir.join("initiator")),
@@ -179,7 +180,7 @@ fn round_trips_with_durable_file_stores_allocate_nothing_per_message() {
     // a batch of their own, synced in place (a small batch), and their
     // bytes leave only after it.
     for (how, name) in [(Send::Queued, "send"), (Send::Now, "send_now")] {
-        let dir = temp_dir(&format!("alloc-durable-{name}"));
+        let dir = TestDir::new(&format!("alloc-durable-{name}"));
         let counts = steady_state(
             acceptor("EXEC", "C1", 0).file_store_path(dir.join("acceptor")),
             |port| initiator("C1", "EXEC", port).file_store_path(dir.join("initiator")),
@@ -207,7 +208,7 @@ fn round_trips_with_durable_file_stores_allocate_nothing_per_message() {
 #[cfg(feature = "tls")]
 #[test]
 fn round_trips_over_tls_allocate_only_rustls_records() {
-    let dir = common::temp_dir("alloc-tls");
+    let dir = TestDir::new("alloc-tls");
     let ca = common::certs::Ca::new(&dir, "ca");
     let server = ca.server("server");
     for (how, name) in [(Send::Queued, "send"), (Send::Now, "send_now")] {

@@ -27,12 +27,13 @@ use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 
-use common::{Relay, acceptor, initiator, order, settings, temp_dir};
+use common::{Relay, acceptor, initiator, order, settings};
 use fix_core::Message;
 use fix_engine::{Engine, SendError, SessionHandle};
 use fix_session::{
     AppReject, Application, ChunkLimit, MessageStore, Outbox, Refusal, SessionId, State, StoreError,
 };
+use fix_test_support::temp_dir::TestDir;
 
 const ROLE: &str = "FIX_ENGINE_CRASH_ROLE";
 const DIR: &str = "FIX_ENGINE_CRASH_DIR";
@@ -346,7 +347,7 @@ fn an_acceptor_killed_mid_burst_gets_every_order_once() {
 }
 
 async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
-    let dir = temp_dir(&format!("crash-{run}"));
+    let dir = TestDir::new(&format!("crash-{run}"));
     let relay = Relay::default();
     let port = relay.start().await;
     let (child, lines) = spawn_acceptor(&dir, &relay);
@@ -383,7 +384,7 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
     let record = dir.join("record");
     let plan = Burst { kill, batch, mixed };
     let sender = {
-        let (handle, ids, dir) = (handle.clone(), ids.clone(), dir.clone());
+        let (handle, ids, dir) = (handle.clone(), ids.clone(), dir.to_path_buf());
         let relay = relay.clone();
         std::thread::spawn(move || burst(&handle, &ids, plan, child, &dir, &relay))
     };
@@ -483,7 +484,6 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
     let (ini_next_sender, _) = store_numbers(&dir.join("initiator"), &initiator_id());
     let (_, acc_next_target) = store_numbers(&dir.join("acceptor"), &acceptor_id());
     assert_eq!(acc_next_target, ini_next_sender, "run {run}");
-    std::fs::remove_dir_all(&dir).unwrap();
     stats
 }
 

@@ -10,6 +10,7 @@ use common::*;
 use fix_engine::config::{Schedule, TimeOfDay};
 use fix_engine::{Engine, EngineOptions, FileDictionaries, SendError};
 use fix_session::{SessionId, State};
+use fix_test_support::temp_dir::TestDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
@@ -70,7 +71,7 @@ async fn an_acceptor_and_an_initiator_log_on_and_exchange_messages_both_ways() {
 
 #[tokio::test]
 async fn unknown_comp_ids_are_refused_before_any_state_is_made() {
-    let dir = temp_dir("unknown");
+    let dir = TestDir::new("unknown");
     let (tx, mut rx) = mpsc::unbounded_channel();
     let acc = start([acceptor("EXEC", "C1", 0).file_store_path(&dir)], &tx, true).await;
     let port = port_of(&acc);
@@ -111,7 +112,6 @@ async fn unknown_comp_ids_are_refused_before_any_state_is_made() {
     );
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A Logon from `sender` to `target`, sent now.
@@ -412,7 +412,7 @@ async fn a_graceful_shutdown_sends_logout_and_both_sides_see_it() {
 
 #[tokio::test]
 async fn an_acceptor_template_takes_a_new_comp_id_pair_that_matches_it() {
-    let dir = temp_dir("template");
+    let dir = TestDir::new("template");
     let (tx, mut rx) = mpsc::unbounded_channel();
     let template = acceptor("EXEC", "*", 0)
         .acceptor_template(true)
@@ -444,7 +444,6 @@ async fn an_acceptor_template_takes_a_new_comp_id_pair_that_matches_it() {
     expect(&mut rx, &i_id, &answer, WAIT).await;
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The UTC time of day `offset` seconds from now (wrapping at midnight).
@@ -519,7 +518,7 @@ async fn sessions_run_only_inside_their_schedule() {
 
 #[tokio::test]
 async fn a_store_from_an_earlier_period_starts_the_session_afresh() {
-    let dir = temp_dir("period");
+    let dir = TestDir::new("period");
     // The initiator's store was created yesterday and has sent 9 messages.
     {
         use fix_session::MessageStore;
@@ -567,7 +566,6 @@ async fn a_store_from_an_earlier_period_starts_the_session_afresh() {
     expect(&mut rx, &a_id, &fresh, WAIT).await;
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[tokio::test]
@@ -988,7 +986,7 @@ async fn idle_sessions_keep_each_other_alive_with_heartbeats() {
 /// events are QuickFIX's.
 #[tokio::test]
 async fn sessions_log_every_message_both_ways_and_their_events() {
-    let (acc_dir, ini_dir) = (temp_dir("log-acceptor"), temp_dir("log-initiator"));
+    let (acc_dir, ini_dir) = (TestDir::new("log-acceptor"), TestDir::new("log-initiator"));
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (_, i_id) = ids("EXEC", "C7");
     let acc = start(
@@ -1086,7 +1084,7 @@ async fn sessions_log_every_message_both_ways_and_their_events() {
 /// A log that cannot be opened stops the engine at start, naming the session.
 #[tokio::test]
 async fn a_log_that_cannot_be_opened_is_an_error_at_start() {
-    let dir = temp_dir("log-not-a-dir");
+    let dir = TestDir::new("log-not-a-dir");
     let file = dir.join("a-file");
     std::fs::write(&file, b"").unwrap();
     let (tx, _rx) = mpsc::unbounded_channel();
@@ -1118,7 +1116,7 @@ async fn the_initiator_waits_reconnect_interval_between_attempts() {
     // bound, so no other socket takes it before the test listens).
     let (socket, port) = refusing_port();
     let (tx, _rx) = mpsc::unbounded_channel();
-    let log = temp_dir("reconnect-log");
+    let log = TestDir::new("reconnect-log");
     let ini = Engine::start(
         settings([initiator("C8", "EXEC", port)
             .reconnect_interval(INTERVAL)

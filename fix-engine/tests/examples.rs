@@ -13,11 +13,12 @@ mod trading;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::{log_events, log_messages, port_of, temp_dir};
+use common::{log_events, log_messages, port_of};
 use fix_core::value::Decimal;
 use fix_engine::config::{SessionSettings, Settings, Transport};
 use fix_engine::{Engine, FileDictionaries};
 use fix_session::State;
+use fix_test_support::temp_dir::TestDir;
 use fix44::enums::{ExecType, OrdStatus};
 use tokio::sync::mpsc;
 use trading::session::{SAMPLE_ORDERS, Unfilled, read_orders};
@@ -56,7 +57,10 @@ fn sample(name: &str, port: u16, dir: &Path) -> Settings {
 
 #[tokio::test]
 async fn the_trade_client_s_order_gets_the_executor_s_ack_and_fill() {
-    let (exec_dir, client_dir) = (temp_dir("example-executor"), temp_dir("example-client"));
+    let (exec_dir, client_dir) = (
+        TestDir::new("example-executor"),
+        TestDir::new("example-client"),
+    );
     // The executor on port 0; the client to the port its engine bound.
     let executor = Engine::start(
         sample("executor.cfg", 0, &exec_dir),
@@ -171,7 +175,7 @@ async fn session_example(
 
 #[tokio::test]
 async fn the_session_example_fills_every_sample_order_and_logs_both_sides_out() {
-    let dir = temp_dir("example-session");
+    let dir = TestDir::new("example-session");
     let orders = read_orders(SAMPLE_ORDERS).unwrap();
     assert!(orders.len() >= 3, "{orders:?}");
     let (lines, result) = session_example(&orders, &dir, WAIT).await;
@@ -227,7 +231,7 @@ async fn the_session_example_fills_every_sample_order_and_logs_both_sides_out() 
 
 #[tokio::test]
 async fn the_session_example_says_which_order_was_not_filled() {
-    let dir = temp_dir("example-session-market");
+    let dir = TestDir::new("example-session-market");
     // The executor rejects a market order: the run is an error naming it,
     // after both sides logged out all the same.
     let orders = read_orders("buy 100 MSFT 25.5\n# no price:\nsell 5 IBM\n").unwrap();
@@ -251,7 +255,7 @@ async fn the_session_example_says_which_order_was_not_filled() {
 
 #[tokio::test]
 async fn the_session_example_says_when_its_time_ran_out() {
-    let dir = temp_dir("example-session-time");
+    let dir = TestDir::new("example-session-time");
     let orders = read_orders(SAMPLE_ORDERS).unwrap();
     // No time at all: the client cannot have logged on when it first looks.
     let (lines, result) = session_example(&orders, &dir, Duration::ZERO).await;

@@ -32,11 +32,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 
-use common::{Event, initiator, order, start, temp_dir};
+use common::{Event, initiator, order, start};
 use fix_core::Message;
 use fix_engine::Engine;
 use fix_session::{AppReject, Application, Outbox, SessionId, State};
 use fix_test_support::pg::PgServer;
+use fix_test_support::temp_dir::TestDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
@@ -386,7 +387,7 @@ async fn until_answered(
 /// One failover run; returns how long the standby took to answer after the
 /// failure.
 async fn run(pg: &PgServer, failure: Failure, n: usize) -> Duration {
-    let dir = temp_dir(&format!("failover-{failure:?}-{n}"));
+    let dir = TestDir::new(&format!("failover-{failure:?}-{n}"));
     let record = dir.join("record");
     let (a, port_a) = Acceptor::listening_on(pg, "engine-a", &record).await;
     let (b, port_b) = Acceptor::listening_on(pg, "engine-b", &record).await;
@@ -552,7 +553,7 @@ async fn a_paced_flow_waits_no_longer_than_the_lease_across_a_restart() {
     const ORDERS: usize = 3000;
     const PACE: Duration = Duration::from_micros(2000);
     const RECONNECT: Duration = Duration::from_secs(1);
-    let dir = temp_dir("failover-paced");
+    let dir = TestDir::new("failover-paced");
     let record = dir.join("record");
     let relay = common::Relay::default();
     let relay_port = relay.start().await;
@@ -652,7 +653,7 @@ async fn a_hundred_sessions_are_back_within_the_lease_after_one_of_three_engines
     // Three engines open a store (a connection) for each of the 100.
     pg.psql("ALTER SYSTEM SET max_connections = 400").unwrap();
     pg.restart_immediate().unwrap();
-    let dir = temp_dir("failover-many");
+    let dir = TestDir::new("failover-many");
     let record = dir.join("record");
     let many = format!("{N}/{}", N / 2);
     let mut engines = Vec::new();

@@ -11,9 +11,10 @@ mod common;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
 
-use common::{Event, acceptor, expect, initiator, order, port_of, recorders, settings, temp_dir};
+use common::{Event, acceptor, expect, initiator, order, port_of, recorders, settings};
 use fix_engine::{Engine, EngineOptions};
 use fix_session::SessionId;
+use fix_test_support::temp_dir::TestDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -131,7 +132,7 @@ async fn hostile_peers_are_bounded_and_a_real_counterparty_is_served_throughout(
         previous(info);
     }));
 
-    let dir = temp_dir("hostile");
+    let dir = TestDir::new("hostile");
     let stores = dir.join("store");
     let logs = dir.join("log");
     let (tx, rx) = mpsc::unbounded_channel();
@@ -319,5 +320,4 @@ async fn hostile_peers_are_bounded_and_a_real_counterparty_is_served_throughout(
 
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
 }

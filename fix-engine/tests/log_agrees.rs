@@ -14,7 +14,8 @@ mod common;
 
 use std::time::{Duration, SystemTime};
 
-use common::{Event, acceptor, log_events, log_messages, next, order, port_of, start, temp_dir};
+use common::{Event, acceptor, log_events, log_messages, next, order, port_of, start};
+use fix_test_support::temp_dir::TestDir;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -48,7 +49,7 @@ fn wrong_checksum(message: &[u8]) -> Vec<u8> {
 
 #[tokio::test]
 async fn the_log_shows_exactly_the_messages_the_session_handled_among_garbled_input() {
-    let dir = temp_dir("log-agrees");
+    let dir = TestDir::new("log-agrees");
     let (tx, mut rx) = mpsc::unbounded_channel();
     let engine = start([acceptor("EXEC", "C9", 0).file_log_path(&dir)], &tx, false).await;
     let port = port_of(&engine);

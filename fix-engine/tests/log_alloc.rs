@@ -7,14 +7,14 @@ use std::time::{Duration, SystemTime};
 use fix_engine::log::{FileLog, FileLogOptions, FlushPolicy, Log};
 use fix_session::SessionId;
 use fix_test_support::alloc::{Counting, allocations_during};
+use fix_test_support::temp_dir::TestDir;
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 #[test]
 fn logging_messages_and_events_allocates_nothing() {
-    let dir = std::env::temp_dir().join(format!("fix-engine-log-alloc-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = TestDir::new("engine-log-alloc");
     let message = b"8=FIX.4.4\x019=5\x0135=0\x0110=163\x01";
     let long = vec![b'x'; 100 * 1024];
     for policy in [FlushPolicy::OnEvent, FlushPolicy::EveryLine] {
@@ -41,5 +41,4 @@ fn logging_messages_and_events_allocates_nothing() {
             .count();
         assert_eq!(lines, 40_001);
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

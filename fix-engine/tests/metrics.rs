@@ -13,8 +13,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Event, acceptor, initiator, log_messages, next, order, port_of, start, temp_dir};
+use common::{Event, acceptor, initiator, log_messages, next, order, port_of, start};
 use fix_session::{SessionId, State};
+use fix_test_support::temp_dir::TestDir;
 use metrics_exporter_prometheus::PrometheusBuilder;
 use tokio::sync::mpsc;
 
@@ -30,7 +31,7 @@ fn sample(text: &str, name: &str, labels: &str) -> Option<f64> {
 async fn the_exporter_shows_every_metric_and_agrees_with_the_log() {
     let exporter = PrometheusBuilder::new().install_recorder().unwrap();
 
-    let dir = temp_dir("metrics");
+    let dir = TestDir::new("metrics");
     let (tx, mut rx) = mpsc::unbounded_channel();
     let acc = start(
         [acceptor("EXEC", "C1", 0)

@@ -26,9 +26,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use common::{Event, acceptor, expect, initiator, port_of, start, temp_dir};
+use common::{Event, acceptor, expect, initiator, port_of, start};
 use fix_engine::SendError;
 use fix_session::SessionId;
+use fix_test_support::temp_dir::TestDir;
 use tokio::sync::mpsc;
 
 const ROLE: &str = "FIX_ENGINE_POWER_LOSS_ROLE";
@@ -479,7 +480,7 @@ fn traced_run(sync: &str) -> (usize, Vec<(String, u64)>) {
 /// [`traced_run`], and how many socket writes the shared log's sync
 /// threads made, of how many.
 fn traced_run_seen(sync: &str) -> (usize, Vec<(String, u64)>, (usize, usize)) {
-    let dir = temp_dir(&format!("power-loss-{sync}"));
+    let dir = TestDir::new(&format!("power-loss-{sync}"));
     let trace = dir.join("trace");
     let status = Command::new("strace")
         .args(["-f", "-qq", "-ttt", "-T", "-y", "-s", "100000000"])
@@ -543,7 +544,6 @@ fn traced_run_seen(sync: &str) -> (usize, Vec<(String, u64)>, (usize, usize)) {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     (checked, early, (seen.writes_by_sync_threads, seen.writes))
 }
 

@@ -9,6 +9,7 @@ use std::time::Duration;
 use common::*;
 use fix_core::value::Precision;
 use fix_session::{SessionId, State};
+use fix_test_support::temp_dir::TestDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
@@ -66,7 +67,7 @@ async fn the_logon_answer_carries_the_sub_ids_and_microsecond_sending_time() {
 /// reset and no resend of everything.
 #[tokio::test]
 async fn a_refresh_on_logon_standby_takes_over_the_primary_s_session() {
-    let dir = temp_dir("hot-standby");
+    let dir = TestDir::new("hot-standby");
     let (tx, mut rx) = mpsc::unbounded_channel();
     let a_id = SessionId::new("FIX.4.4", "EXEC", "C1");
     let i_id = SessionId::new("FIX.4.4", "C1", "EXEC");
@@ -138,7 +139,6 @@ async fn a_refresh_on_logon_standby_takes_over_the_primary_s_session() {
     }
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     standby.shutdown(Duration::from_secs(5)).await.unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A standby that is offered the session while the primary holds it closes
@@ -147,7 +147,7 @@ async fn a_refresh_on_logon_standby_takes_over_the_primary_s_session() {
 /// Logout).
 #[tokio::test]
 async fn a_standby_offered_the_session_logs_that_it_is_a_standby() {
-    let dir = temp_dir("standby-says-so");
+    let dir = TestDir::new("standby-says-so");
     let (tx, _rx) = mpsc::unbounded_channel();
     let primary = start(
         [acceptor("EXEC", "C1", 0).file_store_path(dir.join("store"))],
@@ -185,5 +185,4 @@ async fn a_standby_offered_the_session_logs_that_it_is_a_standby() {
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     standby.shutdown(Duration::from_secs(5)).await.unwrap();
     primary.shutdown(Duration::from_secs(5)).await.unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
 }

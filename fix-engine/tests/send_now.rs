@@ -12,6 +12,7 @@ use common::*;
 use fix_core::Message;
 use fix_engine::{Engine, SendError, SessionHandle};
 use fix_session::{AppReject, Application, Outbox, SessionId, State};
+use fix_test_support::temp_dir::TestDir;
 use tokio::sync::{mpsc, oneshot};
 
 const WAIT: u64 = 10;
@@ -243,7 +244,7 @@ async fn send_now_refuses_as_send_does() {
 
 #[tokio::test]
 async fn a_handle_kept_after_its_engine_is_gone_holds_no_store_open() {
-    let dir = temp_dir("send-now-store");
+    let dir = TestDir::new("send-now-store");
     let id = SessionId::new("FIX.4.4", "N5", "EXEC");
     let (tx, _rx) = mpsc::unbounded_channel();
     let (_refusing, port) = refusing_port();

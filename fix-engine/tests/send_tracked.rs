@@ -10,13 +10,14 @@ use std::time::Duration;
 use common::*;
 use fix_engine::{Engine, NotSent};
 use fix_session::{SessionId, State};
+use fix_test_support::temp_dir::TestDir;
 use tokio::sync::mpsc;
 
 const WAIT: u64 = 10;
 
 #[tokio::test]
 async fn a_tracked_send_resolves_to_the_number_it_went_with_once_durable() {
-    let dir = temp_dir("tracked");
+    let dir = TestDir::new("tracked");
     let (tx, mut rx) = mpsc::unbounded_channel();
     let acc = start([acceptor("EXEC", "T1", 0)], &tx, false).await;
     let port = port_of(&acc);
@@ -63,7 +64,6 @@ async fn a_tracked_send_resolves_to_the_number_it_went_with_once_durable() {
     let stopped = ini.shutdown(Duration::from_secs(5)).await.unwrap();
     assert_eq!(stopped.dropped, 0);
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[tokio::test]
@@ -129,7 +129,7 @@ async fn slow_proxy(target: u16, delay: Duration) -> u16 {
 
 #[tokio::test]
 async fn a_message_queued_longer_than_the_age_limit_is_dropped_and_its_sender_told() {
-    let dir = temp_dir("tracked-age");
+    let dir = TestDir::new("tracked-age");
     let (tx, mut rx) = mpsc::unbounded_channel();
     let acc = start([acceptor("EXEC", "T3", 0)], &tx, false).await;
     let port = port_of(&acc);
@@ -189,7 +189,6 @@ async fn a_message_queued_longer_than_the_age_limit_is_dropped_and_its_sender_to
     );
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[tokio::test]

@@ -10,6 +10,7 @@ use fix_engine::config::{
     TimeOfDay, Transport, UtcOffset, Weekday, Zone,
 };
 use fix_session::{Role, SessionId, SyncPolicy};
+use fix_test_support::temp_dir::TestDir;
 
 const ACCEPTOR: &str = "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=C1\nSocketAcceptPort=5001\nStartTime=00:00:00\nEndTime=00:00:00\n";
 const INITIATOR: &str = "[SESSION]\nConnectionType=initiator\nBeginString=FIX.4.4\nSenderCompID=C1\nTargetCompID=EXEC\nHeartBtInt=30\nSocketConnectHost=localhost\nSocketConnectPort=5001\nStartTime=00:00:00\nEndTime=00:00:00\n";
@@ -1213,8 +1214,7 @@ fn the_samples_parse() {
 
 #[test]
 fn files_that_cannot_be_read() {
-    let dir = std::env::temp_dir().join(format!("fix-engine-settings-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TestDir::new("engine-settings");
     let path = dir.join("latin1.cfg");
     std::fs::write(&path, b"[SESSION]\n# caf\xe9\n").unwrap();
     let e = Settings::from_path(&path).unwrap_err();
@@ -1227,7 +1227,6 @@ fn files_that_cannot_be_read() {
             ..
         }
     ));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 mod arbitrary {

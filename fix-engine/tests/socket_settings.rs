@@ -10,6 +10,7 @@ mod common;
 use std::time::Duration;
 
 use common::*;
+use fix_test_support::temp_dir::TestDir;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
@@ -139,7 +140,7 @@ async fn an_initiators_logon_carries_its_logon_tags() {
 #[test]
 fn a_directory_of_certificate_authorities_is_read() {
     use fix_engine::config::{Settings, check_files};
-    let dir = temp_dir("ca-directory");
+    let dir = TestDir::new("ca-directory");
     let cas = dir.join("cas");
     std::fs::create_dir_all(&cas).unwrap();
     let ca = common::certs::Ca::new(&cas, "ca");
@@ -176,5 +177,4 @@ fn a_directory_of_certificate_authorities_is_read() {
             .is_err_and(|e| e.contains("CertificationAuthoritiesFile")),
         "{tls}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -16,6 +16,7 @@ use common::*;
 use fix_engine::config::{ClientAuth, SessionBuilder};
 use fix_engine::{Engine, EngineError, EngineErrorKind, TlsFileError};
 use fix_session::{SessionId, State};
+use fix_test_support::temp_dir::TestDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
@@ -96,7 +97,7 @@ async fn refused_and_retried(
 
 #[tokio::test]
 async fn sessions_over_tls_log_on_and_exchange_messages_both_ways() {
-    let dir = temp_dir("tls-exchange");
+    let dir = TestDir::new("tls-exchange");
     let ca = Ca::new(&dir, "ca");
     let server = ca.server("server");
     let (tx, mut rx) = mpsc::unbounded_channel();
@@ -140,7 +141,7 @@ async fn sessions_over_tls_log_on_and_exchange_messages_both_ways() {
 async fn a_large_burst_over_tls_arrives_whole_and_in_order() {
     // More than rustls buffers at once (64 KiB) and more than one read: the
     // driver's writes and reads through TLS lose and reorder nothing.
-    let dir = temp_dir("tls-burst");
+    let dir = TestDir::new("tls-burst");
     let ca = Ca::new(&dir, "ca");
     let server = ca.server("server");
     let (tx, mut rx) = mpsc::unbounded_channel();
@@ -169,7 +170,7 @@ async fn a_large_burst_over_tls_arrives_whole_and_in_order() {
 
 #[tokio::test]
 async fn mutual_tls_admits_only_clients_with_a_certificate_from_the_acceptors_ca() {
-    let dir = temp_dir("tls-mutual");
+    let dir = TestDir::new("tls-mutual");
     let server_ca = Ca::new(&dir, "server-ca");
     let client_ca = Ca::new(&dir, "client-ca");
     let other_ca = Ca::new(&dir, "other-ca");
@@ -241,7 +242,7 @@ async fn mutual_tls_admits_only_clients_with_a_certificate_from_the_acceptors_ca
 
 #[tokio::test]
 async fn optional_client_verification_admits_clients_without_a_certificate_but_not_strangers() {
-    let dir = temp_dir("tls-optional");
+    let dir = TestDir::new("tls-optional");
     let server_ca = Ca::new(&dir, "server-ca");
     let client_ca = Ca::new(&dir, "client-ca");
     let other_ca = Ca::new(&dir, "other-ca");
@@ -284,7 +285,7 @@ async fn optional_client_verification_admits_clients_without_a_certificate_but_n
 
 #[tokio::test]
 async fn an_initiator_refuses_an_acceptor_it_does_not_trust_or_whose_name_differs_and_retries() {
-    let dir = temp_dir("tls-untrusted");
+    let dir = TestDir::new("tls-untrusted");
     let ca = Ca::new(&dir, "ca");
     let other_ca = Ca::new(&dir, "other-ca");
     let server = ca.server("server");
@@ -331,7 +332,7 @@ async fn an_initiator_refuses_an_acceptor_it_does_not_trust_or_whose_name_differ
 
 #[tokio::test]
 async fn a_tls_client_of_a_plain_acceptor_does_not_log_on() {
-    let dir = temp_dir("tls-to-plain");
+    let dir = TestDir::new("tls-to-plain");
     let ca = Ca::new(&dir, "ca");
     let (tx, mut rx) = mpsc::unbounded_channel();
     let acc = start([acceptor("EXEC", "C1", 0)], &tx, false).await;
@@ -354,7 +355,7 @@ async fn a_tls_client_of_a_plain_acceptor_does_not_log_on() {
 
 #[tokio::test]
 async fn a_plain_tcp_client_of_a_tls_acceptor_does_not_log_on() {
-    let dir = temp_dir("tls-plain");
+    let dir = TestDir::new("tls-plain");
     let ca = Ca::new(&dir, "ca");
     let server = ca.server("server");
     let (tx, mut rx) = mpsc::unbounded_channel();
@@ -421,7 +422,7 @@ fn tls_file(error: &EngineError) -> (&'static str, &Path, &TlsFileError) {
 
 #[tokio::test]
 async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
-    let dir = temp_dir("tls-files");
+    let dir = TestDir::new("tls-files");
     let ca = Ca::new(&dir, "ca");
     let server = ca.server("server");
     let other = ca.server("other");
@@ -608,7 +609,7 @@ async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
 async fn a_certificate_file_holding_its_key_serves_as_both() {
     // QuickFIX reads the key from the certificate's file when no key file is
     // given.
-    let dir = temp_dir("tls-combined");
+    let dir = TestDir::new("tls-combined");
     let ca = Ca::new(&dir, "ca");
     let server = ca.server("server");
     let combined = dir.join("combined.pem");
@@ -634,7 +635,7 @@ async fn a_certificate_file_holding_its_key_serves_as_both() {
 
 #[tokio::test]
 async fn certificates_a_revocation_list_revokes_are_refused_on_both_sides() {
-    let dir = temp_dir("tls-revocation");
+    let dir = TestDir::new("tls-revocation");
     let server_ca = Ca::new(&dir, "server-ca");
     let client_ca = Ca::new(&dir, "client-ca");
     let server = server_ca.server("server");
@@ -705,12 +706,11 @@ async fn certificates_a_revocation_list_revokes_are_refused_on_both_sides() {
     for engine in [refused, admitted, distrustful, acc] {
         engine.shutdown(Duration::from_secs(5)).await.unwrap();
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[tokio::test]
 async fn a_revocation_list_file_without_a_list_is_refused_at_start() {
-    let dir = temp_dir("tls-revocation-empty");
+    let dir = TestDir::new("tls-revocation-empty");
     let ca = Ca::new(&dir, "ca");
     let (_held, port) = held_listener();
     let error =
@@ -724,12 +724,11 @@ async fn a_revocation_list_file_without_a_list_is_refused_at_start() {
         error.to_string().contains("holds no revocation list"),
         "{error}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[tokio::test]
 async fn client_certificate_names_bind_each_session_to_its_counterparty_s_certificate() {
-    let dir = temp_dir("tls-bound");
+    let dir = TestDir::new("tls-bound");
     let server_ca = Ca::new(&dir, "server-ca");
     let client_ca = Ca::new(&dir, "client-ca");
     let server = server_ca.server("server");
@@ -823,7 +822,7 @@ async fn client_certificate_names_bind_each_session_to_its_counterparty_s_certif
 
 #[tokio::test]
 async fn certificate_checks_turned_off_take_any_certificate_and_say_so_in_the_event_log() {
-    let dir = temp_dir("tls-unchecked");
+    let dir = TestDir::new("tls-unchecked");
     let ca = Ca::new(&dir, "ca");
     let other_ca = Ca::new(&dir, "other-ca");
     let server = ca.server("server");
@@ -897,7 +896,6 @@ async fn certificate_checks_turned_off_take_any_certificate_and_say_so_in_the_ev
         events.contains("TLS without certificate checks"),
         "the event log does not say so: {events}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Set in the child run of the test below: the server's certificate and key
@@ -910,7 +908,7 @@ async fn an_initiator_without_a_ca_file_trusts_the_system_s_authorities() {
     // test runs itself again with it naming a test CA (a process's own
     // environment is not to be changed while its threads run).
     let Ok(files) = std::env::var(SYSTEM_ROOTS_CHILD) else {
-        let dir = temp_dir("tls-system-roots");
+        let dir = TestDir::new("tls-system-roots");
         let ca = Ca::new(&dir, "ca");
         let server = ca.server("server");
         let files = format!("{}\n{}", server.cert.display(), server.key.display());
@@ -926,7 +924,6 @@ async fn an_initiator_without_a_ca_file_trusts_the_system_s_authorities() {
             .status()
             .unwrap();
         assert!(status.success(), "the child run failed: {status}");
-        let _ = std::fs::remove_dir_all(&dir);
         return;
     };
     let (cert, key) = files.split_once('\n').unwrap();
@@ -955,7 +952,7 @@ async fn an_initiator_without_a_ca_file_trusts_the_system_s_authorities() {
 
 #[tokio::test]
 async fn encrypted_pkcs8_keys_serve_with_their_password_on_both_sides() {
-    let dir = temp_dir("tls-encrypted");
+    let dir = TestDir::new("tls-encrypted");
     let server_ca = Ca::new(&dir, "server-ca");
     let client_ca = Ca::new(&dir, "client-ca");
     let server = server_ca.server("server");
@@ -1002,7 +999,7 @@ async fn encrypted_pkcs8_keys_serve_with_their_password_on_both_sides() {
 
 #[tokio::test]
 async fn encrypted_keys_the_engine_cannot_open_are_refused_at_start_saying_why() {
-    let dir = temp_dir("tls-encrypted-refused");
+    let dir = TestDir::new("tls-encrypted-refused");
     let ca = Ca::new(&dir, "ca");
     let server = ca.server("server");
     let Some(encrypted) = encrypted_key(&server, "right") else {

@@ -8,9 +8,10 @@ mod common;
 
 use std::time::SystemTime;
 
-use common::{Recorder, TempDir, configs, t0};
+use common::{Recorder, configs, t0};
 use fix_session::store::{SharedLog, SharedLogOptions};
 use fix_session::{Chunk, ChunkLimit, FileStore, MemoryStore, MessageStore, Session, StoreError};
+use fix_test_support::temp_dir::TestDir;
 
 /// Which durable store the acceptor has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,7 +194,7 @@ fn order() -> &'static [u8] {
 /// restart from the disk, or on the same store) log on again; returns how
 /// many answers to the order the counterparty got.
 fn answers_to_one_order(fault: Fault, kind: Kind) -> usize {
-    let dir = TempDir::new(&format!(
+    let dir = TestDir::new(&format!(
         "answers-{}-{kind:?}",
         match fault {
             Fault::Crash => "crash",
@@ -362,7 +363,7 @@ impl Acceptor {
 /// store for an error, on the store reopened from the disk for a crash).
 /// Returns the counterparty's answers.
 fn three_orders_failing_at(at_op: usize, fault: Fault, kind: Kind) -> Vec<(String, bool)> {
-    let dir = TempDir::new(&format!(
+    let dir = TestDir::new(&format!(
         "answers-sweep-{at_op}-{}-{kind:?}",
         fault == Fault::Crash
     ));

@@ -12,10 +12,11 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{TempDir, message, read_all};
+use common::{message, read_all};
 use fix_session::{
     ChunkLimit, FileOptions, FileStore, IoOperation, MessageStore, StoreError, SyncPolicy,
 };
+use fix_test_support::temp_dir::TestDir;
 
 const ID: &str = "FIX.4.4-CRASH-TEST";
 const ROLE: &str = "FIX_SESSION_CRASH_ROLE";
@@ -57,7 +58,7 @@ fn child() {
     }
 }
 
-fn spawn_writer(dir: &TempDir, run: u64) -> Child {
+fn spawn_writer(dir: &TestDir, run: u64) -> Child {
     Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "child", "--nocapture", "--test-threads=1", "-q"])
         .env(ROLE, "writer")
@@ -80,7 +81,7 @@ fn writers_killed_at_random_lose_nothing_they_confirmed() {
     };
     println!("FIX_SESSION_CRASH_SEED={seed}");
     let mut rng = fastrand::Rng::with_seed(seed);
-    let dir = TempDir::new("crash");
+    let dir = TestDir::new("crash");
     let started = Instant::now();
 
     // What the writers confirmed: message number → the run that stored it.
@@ -168,7 +169,7 @@ fn the_lock_holds_across_processes_and_dies_with_its_holder() {
     if std::env::var(ROLE).is_ok() {
         return;
     }
-    let dir = TempDir::new("crash-lock");
+    let dir = TestDir::new("crash-lock");
     let mut child = spawn_writer(&dir, 0);
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     // Wait until the child holds the store (past the test harness's own lines).
@@ -264,7 +265,7 @@ fn a_full_disk_fails_the_write_and_leaves_the_store_sound() {
     if std::env::var(ROLE).is_ok() {
         return;
     }
-    let dir = TempDir::new("crash-full");
+    let dir = TestDir::new("crash-full");
     // The shell ignores SIGXFSZ (ignored signals stay ignored across exec) and limits
     // the size of files the child writes to 256 blocks of 512 bytes (two of the
     // log's first growth steps): past it, allocating fails with EFBIG, as on a

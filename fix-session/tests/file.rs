@@ -10,10 +10,11 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use common::{TempDir, message, read_all};
+use common::{message, read_all};
 use fix_session::{
     ChunkLimit, FileOptions, FileStore, MemoryStore, MessageStore, StoreError, SyncPolicy, TornTail,
 };
+use fix_test_support::temp_dir::TestDir;
 
 const ID: &str = "FIX.4.4-SENDER-TARGET";
 
@@ -107,7 +108,7 @@ fn records(path: &Path, len: u64) -> Vec<u8> {
 
 #[test]
 fn the_store_writes_the_documented_format_byte_for_byte() {
-    let dir = TempDir::new("format");
+    let dir = TestDir::new("format");
     let mut store = FileStore::open(dir.path(), ID).unwrap();
     store.reset(t()).unwrap();
     store.store(1, b"a").unwrap();
@@ -134,7 +135,7 @@ fn the_store_writes_the_documented_format_byte_for_byte() {
 
 #[test]
 fn a_hand_written_log_opens_to_the_state_it_records() {
-    let dir = TempDir::new("handwritten");
+    let dir = TestDir::new("handwritten");
     let log = log_of(&[
         reset_rec(T_NANOS),
         msg_rec(1, b"one"),
@@ -217,7 +218,7 @@ fn reopening_recovers_the_state_exactly_under_every_sync_policy() {
         SyncPolicy::Interval(Duration::from_secs(3600)),
         SyncPolicy::Os,
     ] {
-        let dir = TempDir::new("reopen");
+        let dir = TestDir::new("reopen");
         let options = FileOptions::new().sync(policy);
         let mut file = FileStore::open_with(dir.path(), ID, options).unwrap();
         let mut model = MemoryStore::new();
@@ -247,7 +248,7 @@ fn a_torn_last_record_is_dropped_and_the_log_cut_to_the_last_good_one() {
         // boundary), and the last record's end left zeros in the space allocated
         // ahead (a copy into the mapped log interrupted).
         for zeroed in [false, true] {
-            let dir = TempDir::new("torn");
+            let dir = TestDir::new("torn");
             let offsets = store_of(dir.path(), 10);
             let path = log_path(dir.path());
             let full = offsets[9] + last_len;
@@ -291,7 +292,7 @@ fn a_last_record_with_a_bad_checksum_or_zeros_after_it_is_a_torn_tail() {
     let end = |offsets: &[u64]| offsets[4] + 17 + message(5, 0).len() as u64;
     // The CRC of the last record wrong (a write whose last block never reached the
     // disk).
-    let dir = TempDir::new("torn-crc");
+    let dir = TestDir::new("torn-crc");
     let offsets = store_of(dir.path(), 5);
     let path = log_path(dir.path());
     flip(&path, end(&offsets) - 1);
@@ -304,7 +305,7 @@ fn a_last_record_with_a_bad_checksum_or_zeros_after_it_is_a_torn_tail() {
     // record whose tail is zeros; in a file cut to its records, so none of the
     // zeros are the store's own.
     for zeros_back in [0, 20] {
-        let dir = TempDir::new("torn-zeros");
+        let dir = TestDir::new("torn-zeros");
         let offsets = store_of(dir.path(), 5);
         let len = end(&offsets);
         let mut bytes = fs::read(log_path(dir.path())).unwrap();
@@ -325,7 +326,7 @@ fn a_last_record_with_a_bad_checksum_or_zeros_after_it_is_a_torn_tail() {
 
 #[test]
 fn a_damaged_record_in_the_middle_is_an_error_naming_the_file_and_offset() {
-    let dir = TempDir::new("corrupt");
+    let dir = TestDir::new("corrupt");
     let offsets = store_of(dir.path(), 10);
     let path = log_path(dir.path());
     let pristine = fs::read(&path).unwrap();
@@ -386,7 +387,7 @@ fn a_damaged_record_in_the_middle_is_an_error_naming_the_file_and_offset() {
 
 #[test]
 fn a_log_without_its_header_or_reset_is_refused() {
-    let dir = TempDir::new("no-header");
+    let dir = TestDir::new("no-header");
     let path = log_path(dir.path());
     let cases: [(Vec<u8>, u64, &str); 5] = [
         (
@@ -423,7 +424,7 @@ fn a_log_without_its_header_or_reset_is_refused() {
 
 #[test]
 fn intact_records_that_break_the_rules_are_refused() {
-    let dir = TempDir::new("rules");
+    let dir = TestDir::new("rules");
     let path = log_path(dir.path());
     let reset = reset_rec(T_NANOS);
     let one = msg_rec(1, b"x");
@@ -488,7 +489,7 @@ fn intact_records_that_break_the_rules_are_refused() {
 
 #[test]
 fn a_message_damaged_on_disk_after_opening_is_not_resent() {
-    let dir = TempDir::new("resend-damage");
+    let dir = TestDir::new("resend-damage");
     let offsets = store_of(dir.path(), 5);
     let mut store = FileStore::open(dir.path(), ID).unwrap();
     flip(&log_path(dir.path()), offsets[2] + 25);
@@ -507,7 +508,7 @@ fn a_message_damaged_on_disk_after_opening_is_not_resent() {
 
 #[test]
 fn a_second_store_of_the_same_session_is_locked_out() {
-    let dir = TempDir::new("lock");
+    let dir = TestDir::new("lock");
     let first = FileStore::open(dir.path(), ID).unwrap();
     let err = FileStore::open(dir.path(), ID).unwrap_err();
     let lock_file = dir.path().join(format!("{ID}.lock"));
@@ -538,7 +539,7 @@ fn a_second_store_of_the_same_session_is_locked_out() {
 
 #[test]
 fn reset_starts_a_new_log_in_place_of_the_old() {
-    let dir = TempDir::new("compact");
+    let dir = TestDir::new("compact");
     store_of(dir.path(), 200);
     let path = log_path(dir.path());
     assert!(fs::metadata(&path).unwrap().len() >= 64 * 1024);
@@ -565,7 +566,7 @@ fn reset_starts_a_new_log_in_place_of_the_old() {
 
 #[test]
 fn a_new_log_that_never_made_it_into_place_is_ignored() {
-    let dir = TempDir::new("stale-tmp");
+    let dir = TestDir::new("stale-tmp");
     store_of(dir.path(), 3);
     let tmp = dir.path().join(format!("{ID}.log.tmp"));
     // A crash during a reset: the new log half written.
@@ -579,7 +580,7 @@ fn a_new_log_that_never_made_it_into_place_is_ignored() {
 
 #[test]
 fn a_new_store_is_created_with_its_directory() {
-    let dir = TempDir::new("create");
+    let dir = TestDir::new("create");
     let nested = dir.path().join("a").join("b");
     let before = SystemTime::now();
     let store = FileStore::open(&nested, ID).unwrap();
@@ -592,7 +593,7 @@ fn a_new_store_is_created_with_its_directory() {
 
 #[test]
 fn session_ids_stay_inside_the_directory() {
-    let dir = TempDir::new("ids");
+    let dir = TestDir::new("ids");
     let inner = dir.path().join("inner");
     let store = FileStore::open(&inner, "../escape").unwrap();
     assert_eq!(store.log_path(), inner.join("_2E._2Fescape.log"));
@@ -609,7 +610,7 @@ fn session_ids_stay_inside_the_directory() {
 
 #[test]
 fn a_directory_that_cannot_be_created_is_an_io_error_naming_it() {
-    let dir = TempDir::new("io-error");
+    let dir = TestDir::new("io-error");
     let file = dir.path().join("a-file");
     fs::File::create(&file).unwrap().write_all(b"x").unwrap();
     let err = FileStore::open(file.join("store"), ID).unwrap_err();
@@ -633,7 +634,7 @@ fn a_directory_that_cannot_be_created_is_an_io_error_naming_it() {
 
 #[test]
 fn the_log_grows_in_allocated_steps_and_keeps_every_record_across_them() {
-    let dir = TempDir::new("growth");
+    let dir = TestDir::new("growth");
     let path = log_path(dir.path());
     let mut store = FileStore::open(dir.path(), ID).unwrap();
     store.reset(t()).unwrap();
@@ -676,7 +677,7 @@ fn the_log_grows_in_allocated_steps_and_keeps_every_record_across_them() {
 
 #[test]
 fn preallocated_space_is_taken_on_open_and_after_each_reset() {
-    let dir = TempDir::new("preallocate");
+    let dir = TestDir::new("preallocate");
     let path = log_path(dir.path());
     let options = FileOptions::new().preallocate(3 << 20);
     let mut store = FileStore::open_with(dir.path(), ID, options).unwrap();
@@ -702,7 +703,7 @@ fn answering_rec(received: u64) -> Vec<u8> {
 
 #[test]
 fn answers_count_only_with_the_advance_of_the_message_they_answer() {
-    let dir = TempDir::new("answers-handwritten");
+    let dir = TestDir::new("answers-handwritten");
     // Message 1 answered and advanced; message 2's answers cut off before
     // its advance (a crash between): they are dropped on open, the log cut
     // where they began.
@@ -751,7 +752,7 @@ fn answers_count_only_with_the_advance_of_the_message_they_answer() {
 #[test]
 fn a_crash_between_answers_and_their_advance_keeps_neither() {
     for policy in [SyncPolicy::EveryRecord, SyncPolicy::Os] {
-        let dir = TempDir::new("answers-crash");
+        let dir = TestDir::new("answers-crash");
         let options = FileOptions::new().sync(policy);
         let mut store = FileStore::open_with(dir.path(), ID, options).unwrap();
         store.store(1, b"logon").unwrap();
@@ -776,7 +777,7 @@ fn a_crash_between_answers_and_their_advance_keeps_neither() {
 
 #[test]
 fn an_abandoned_answer_is_taken_back_and_later_messages_stay() {
-    let dir = TempDir::new("answers-abandoned");
+    let dir = TestDir::new("answers-abandoned");
     let mut store = FileStore::open(dir.path(), ID).unwrap();
     store.begin_answer(1);
     store.store(1, b"never sent").unwrap();
@@ -810,7 +811,7 @@ fn an_abandoned_answer_is_taken_back_and_later_messages_stay() {
 /// primary handed out meanwhile.
 #[test]
 fn a_standby_store_sees_the_primary_s_numbers_after_a_refresh() {
-    let dir = TempDir::new("standby");
+    let dir = TestDir::new("standby");
     let mut primary = FileStore::open(dir.path(), ID).unwrap();
     primary.store(1, &message(1, 0)).unwrap();
     primary.advance_target_seq(1).unwrap();
@@ -863,7 +864,7 @@ fn a_standby_store_sees_the_primary_s_numbers_after_a_refresh() {
 
 #[test]
 fn a_standby_refresh_reads_the_new_log_of_a_reset_made_meanwhile() {
-    let dir = TempDir::new("standby-reset");
+    let dir = TestDir::new("standby-reset");
     let mut primary = FileStore::open(dir.path(), ID).unwrap();
     primary.store(1, &message(1, 0)).unwrap();
     let options = FileOptions::new().standby(true);
@@ -884,7 +885,7 @@ fn a_standby_refresh_reads_the_new_log_of_a_reset_made_meanwhile() {
 
 #[test]
 fn a_standby_opened_alone_makes_the_log_and_lets_the_lock_go() {
-    let dir = TempDir::new("standby-alone");
+    let dir = TestDir::new("standby-alone");
     let options = FileOptions::new().standby(true);
     let mut standby = FileStore::open_with(dir.path(), ID, options).unwrap();
     assert!(!standby.holds_lock());
@@ -906,7 +907,7 @@ fn refresh_on_logon_numbers_the_logon_from_what_the_primary_stored() {
     use fix_session::{Application, Role, Session, SessionConfig, SessionId};
     struct App;
     impl Application for App {}
-    let dir = TempDir::new("refresh-on-logon");
+    let dir = TestDir::new("refresh-on-logon");
     let name = "FIX.4.4-CLIENT-BROKER";
     let mut primary = FileStore::open(dir.path(), name).unwrap();
     primary.store(1, b"8=FIX.4.4\x01...").unwrap();
@@ -932,7 +933,7 @@ fn without_refresh_on_logon_a_standby_session_cannot_send_its_logon() {
     use fix_session::{Application, Role, Session, SessionConfig, SessionError, SessionId};
     struct App;
     impl Application for App {}
-    let dir = TempDir::new("no-refresh");
+    let dir = TestDir::new("no-refresh");
     let name = "FIX.4.4-CLIENT-BROKER";
     let primary = FileStore::open(dir.path(), name).unwrap();
     let options = FileOptions::new().standby(true);
@@ -955,7 +956,7 @@ fn refresh_on_logon_checks_an_acceptor_s_logon_against_the_primary_s_numbers() {
     use fix_session::{Application, Role, Session, SessionConfig, SessionId, State};
     struct App;
     impl Application for App {}
-    let dir = TempDir::new("refresh-acceptor");
+    let dir = TestDir::new("refresh-acceptor");
     let name = "FIX.4.4-BROKER-CLIENT";
     let mut primary = FileStore::open(dir.path(), name).unwrap();
     let options = FileOptions::new().standby(true);
@@ -1011,7 +1012,7 @@ mod split_sync {
 
     #[test]
     fn records_taken_while_a_job_runs_wait_for_the_next_one() {
-        let dir = TempDir::new("split-sync-next");
+        let dir = TestDir::new("split-sync-next");
         let mut store = batch_store(dir.path());
         store.store(1, b"one").unwrap();
         let job = store.begin_sync().unwrap().expect("a record waits");
@@ -1039,7 +1040,7 @@ mod split_sync {
 
     #[test]
     fn a_failed_job_stops_the_store() {
-        let dir = TempDir::new("split-sync-failed");
+        let dir = TestDir::new("split-sync-failed");
         let mut store = batch_store(dir.path());
         store.store(1, b"one").unwrap();
         let job = store.begin_sync().unwrap().unwrap();
@@ -1059,7 +1060,7 @@ mod split_sync {
 
     #[test]
     fn a_job_of_a_log_a_reset_replaced_ends_without_effect() {
-        let dir = TempDir::new("split-sync-reset");
+        let dir = TestDir::new("split-sync-reset");
         let mut store = batch_store(dir.path());
         store.store(1, b"one").unwrap();
         let job = store.begin_sync().unwrap().unwrap();
@@ -1077,7 +1078,7 @@ mod split_sync {
 
     #[test]
     fn answers_taken_back_while_a_job_runs_are_not_counted_durable_when_rewritten() {
-        let dir = TempDir::new("split-sync-take-back");
+        let dir = TestDir::new("split-sync-take-back");
         let mut store = batch_store(dir.path());
         store.advance_target_seq(1).unwrap();
         store.begin_answer(2);
@@ -1096,7 +1097,7 @@ mod split_sync {
 
     #[test]
     fn a_blocking_sync_frees_a_job_whose_end_was_lost() {
-        let dir = TempDir::new("split-sync-lost");
+        let dir = TestDir::new("split-sync-lost");
         let mut store = batch_store(dir.path());
         store.store(1, b"one").unwrap();
         let job = store.begin_sync().unwrap().unwrap();
@@ -1110,7 +1111,7 @@ mod split_sync {
 
 #[test]
 fn a_small_batch_is_synced_on_the_caller_s_thread_and_a_large_one_by_a_job() {
-    let dir = TempDir::new("split-sync-inline");
+    let dir = TestDir::new("split-sync-inline");
     let options = FileOptions::new()
         .sync(SyncPolicy::Batch)
         .inline_sync_below(4096);

@@ -14,12 +14,13 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::SystemTime;
 
-use common::{Recorder, TempDir, configs, get, split, t0};
+use common::{Recorder, configs, get, split, t0};
 use fix_session::store::{SyncDone, SyncJob};
 use fix_session::{
     Chunk, ChunkLimit, FileOptions, FileStore, MemoryStore, MessageStore, Session, StoreError,
     SyncPolicy,
 };
+use fix_test_support::temp_dir::TestDir;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Step {
@@ -202,7 +203,7 @@ fn run_store(
     burst: usize,
     sync: Sync,
 ) -> (Vec<Step>, u64, usize) {
-    let dir = TempDir::new(if lie { "group-lie" } else { "group" });
+    let dir = TestDir::new(if lie { "group-lie" } else { "group" });
     let trail: Trail = Rc::default();
     let store = Recording {
         inner: FileStore::open_with(
@@ -338,7 +339,7 @@ fn overlapped_without_the_sync_the_check_fails() {
 fn a_session_that_only_receives_does_not_sync_at_every_read() {
     // Orders in, nothing out (the application answers none): the incoming
     // numbers wait for the sync of the next message that leaves.
-    let dir = TempDir::new("group-receive-only");
+    let dir = TestDir::new("group-receive-only");
     let store = FileStore::open_with(
         dir.path(),
         "FIX.4.4-BROKER-CLIENT",

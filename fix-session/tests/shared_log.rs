@@ -12,9 +12,10 @@ use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
-use common::{TempDir, message, read_all};
+use common::{message, read_all};
 use fix_session::store::{SharedLog, SharedLogOptions};
 use fix_session::{ChunkLimit, MessageStore, StoreError};
+use fix_test_support::temp_dir::TestDir;
 
 const ROLE: &str = "FIX_SESSION_SHARED_ROLE";
 const DIR: &str = "FIX_SESSION_SHARED_DIR";
@@ -42,7 +43,7 @@ fn segments(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 
 #[test]
 fn one_sync_covers_every_session_that_wrote_meanwhile() {
-    let dir = TempDir::new("shared-one-sync");
+    let dir = TestDir::new("shared-one-sync");
     let log = SharedLog::open(dir.path(), SharedLogOptions::new()).unwrap();
     let now = SystemTime::now();
     let mut stores: Vec<_> = (0..100)
@@ -74,7 +75,7 @@ fn one_sync_covers_every_session_that_wrote_meanwhile() {
 
 #[test]
 fn answers_never_closed_are_taken_back_and_abandoned_ones_stay_out() {
-    let dir = TempDir::new("shared-answers");
+    let dir = TestDir::new("shared-answers");
     let now = SystemTime::now();
     {
         let log = SharedLog::open(dir.path(), small()).unwrap();
@@ -103,7 +104,7 @@ fn answers_never_closed_are_taken_back_and_abandoned_ones_stay_out() {
 
 #[test]
 fn a_torn_end_is_cut_and_damage_with_records_after_it_is_refused() {
-    let dir = TempDir::new("shared-torn");
+    let dir = TestDir::new("shared-torn");
     let now = SystemTime::now();
     {
         let log = SharedLog::open(dir.path(), small()).unwrap();
@@ -145,7 +146,7 @@ fn a_torn_end_is_cut_and_damage_with_records_after_it_is_refused() {
 
 #[test]
 fn segments_before_every_sessions_last_reset_are_removed() {
-    let dir = TempDir::new("shared-segments");
+    let dir = TestDir::new("shared-segments");
     let now = SystemTime::now();
     let log = SharedLog::open(dir.path(), small()).unwrap();
     let mut a = log.open_store("FIX.4.4-A-X", now).unwrap();
@@ -199,7 +200,7 @@ fn segments_before_every_sessions_last_reset_are_removed() {
 
 #[test]
 fn a_store_closed_and_opened_again_goes_on_where_it_was() {
-    let dir = TempDir::new("shared-reopen");
+    let dir = TestDir::new("shared-reopen");
     let now = SystemTime::now();
     let log = SharedLog::open(dir.path(), small()).unwrap();
     let _other = log.open_store("FIX.4.4-B-X", now).unwrap();
@@ -220,7 +221,7 @@ fn a_store_closed_and_opened_again_goes_on_where_it_was() {
 
 #[test]
 fn a_removed_session_frees_its_segments_and_the_log_still_opens() {
-    let dir = TempDir::new("shared-remove-segments");
+    let dir = TestDir::new("shared-remove-segments");
     let now = SystemTime::now();
     let log = SharedLog::open(dir.path(), small()).unwrap();
     let body = vec![b'x'; 1000];
@@ -251,7 +252,7 @@ fn a_removed_session_frees_its_segments_and_the_log_still_opens() {
 
 #[test]
 fn a_removed_session_starts_afresh_and_a_second_open_is_refused() {
-    let dir = TempDir::new("shared-remove");
+    let dir = TestDir::new("shared-remove");
     let now = SystemTime::now();
     let log = SharedLog::open(dir.path(), small()).unwrap();
     let mut a = log.open_store("FIX.4.4-A-X", now).unwrap();
@@ -324,7 +325,7 @@ fn writers_killed_at_random_lose_nothing_the_log_confirmed() {
     };
     println!("FIX_SESSION_SHARED_CRASH_SEED={seed}");
     let mut rng = fastrand::Rng::with_seed(seed);
-    let dir = TempDir::new("shared-crash");
+    let dir = TestDir::new("shared-crash");
     // (writer, seq) -> the run that confirmed it.
     let mut confirmed = std::collections::BTreeMap::<(u64, u64), u64>::new();
     let mut killed_mid_burst = 0;
@@ -410,7 +411,7 @@ impl std::task::Wake for Unpark {
 fn tasks_awaiting_their_syncs_are_woken_once_each_sync_covers_them() {
     use std::future::Future;
     use std::task::{Context, Poll};
-    let dir = TempDir::new("shared-await");
+    let dir = TestDir::new("shared-await");
     let log = SharedLog::open(dir.path(), SharedLogOptions::new()).unwrap();
     let now = SystemTime::now();
     let mut stores: Vec<_> = (0..50)
@@ -485,7 +486,7 @@ fn await_sync(wait: fix_session::store::SyncWait) -> fix_session::store::SyncDon
 
 #[test]
 fn a_hook_runs_once_on_the_sync_thread_after_its_records_are_durable() {
-    let dir = TempDir::new("shared-hook");
+    let dir = TestDir::new("shared-hook");
     let log = SharedLog::open(dir.path(), SharedLogOptions::new()).unwrap();
     let mut store = log.open_store(&name(1), SystemTime::now()).unwrap();
     let hook = std::sync::Arc::new(Hook {

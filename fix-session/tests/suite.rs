@@ -9,7 +9,8 @@ use std::time::SystemTime;
 
 use fix_session::store::{SharedLog, SharedLogOptions};
 use fix_session::{ChunkLimit, FileStore, MemoryStore, MessageStore};
-use store_cases::helpers::{TempDir, read_all};
+use fix_test_support::temp_dir::TestDir;
+use store_cases::helpers::read_all;
 
 /// Runs `test` on a memory store.
 fn on_memory(test: fn(&mut dyn MessageStore)) {
@@ -19,7 +20,7 @@ fn on_memory(test: fn(&mut dyn MessageStore)) {
 /// Runs `test` on a file store, then reopens the store and checks it holds what
 /// the store the test left held.
 fn on_file(name: &str, test: fn(&mut dyn MessageStore)) {
-    let dir = TempDir::new(name);
+    let dir = TestDir::new(name);
     let id = "FIX.4.4-SUITE-TEST";
     let mut store = FileStore::open(dir.path(), id).unwrap();
     test(&mut store);
@@ -37,7 +38,7 @@ fn on_file(name: &str, test: fn(&mut dyn MessageStore)) {
 /// that takes a record between each of the test's syncs, then reopens the
 /// log and checks the session holds what it held, and the other session too.
 fn on_shared(name: &str, test: fn(&mut dyn MessageStore)) {
-    let dir = TempDir::new(&format!("shared-{name}"));
+    let dir = TestDir::new(&format!("shared-{name}"));
     let id = "FIX.4.4-SUITE-TEST";
     // Small segments, so that a test's records cross segments.
     let options = SharedLogOptions::new().segment_size(64 << 10);

@@ -11,7 +11,8 @@ use std::time::SystemTime;
 use fix_session::{ChunkLimit, FileStore, MemoryStore, MessageStore};
 use fix_store_postgres::{PgConfig, PostgresStore};
 use fix_test_support::pg::PgServer;
-use store_cases::helpers::{TempDir, read_all};
+use fix_test_support::temp_dir::TestDir;
+use store_cases::helpers::read_all;
 
 type Snapshot = (u64, u64, SystemTime, Vec<(u64, Vec<u8>)>);
 
@@ -30,7 +31,7 @@ fn on_memory(test: fn(&mut dyn MessageStore)) {
 }
 
 fn on_file(name: &str, test: fn(&mut dyn MessageStore)) {
-    let dir = TempDir::new(name);
+    let dir = TestDir::new(name);
     let mut store = FileStore::open(dir.path(), "FIX.4.4-SUITE-TEST").unwrap();
     test(&mut store);
     let before = snapshot(&mut store);

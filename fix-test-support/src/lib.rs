@@ -1,11 +1,13 @@
 //! What the workspace's tests and benchmarks share, written once: a counting global
 //! allocator ([`alloc`]), the shared corpus and reference files beside the
-//! repository ([`files`]), and a naive reference parser and message builders that
-//! the fast code is compared against ([`naive`]), and a private PostgreSQL
-//! server ([`pg`]).
+//! repository ([`files`]), a naive reference parser and message builders that
+//! the fast code is compared against ([`naive`]), a private PostgreSQL
+//! server ([`pg`]), and directories removed when a test is done with them
+//! ([`temp_dir`]).
 //!
 //! Unpublished; a dev-dependency only (and a dependency of the benchmark crate).
-//! It depends on nothing, so every crate of the workspace can use it.
+//! It depends on no crate of the workspace (only on `tempfile`), so every crate
+//! of the workspace can use it.
 //!
 //! ```
 //! fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
@@ -18,3 +20,4 @@ pub mod alloc;
 pub mod files;
 pub mod naive;
 pub mod pg;
+pub mod temp_dir;

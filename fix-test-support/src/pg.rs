@@ -13,14 +13,16 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::temp_dir::TestDir;
 
 /// A running PostgreSQL server in a directory of its own, stopped and removed
 /// on drop.
 #[derive(Debug)]
 pub struct PgServer {
     bin: PathBuf,
-    dir: PathBuf,
+    /// Removed after the server is stopped: fields drop after `drop` runs.
+    dir: TestDir,
     as_postgres: bool,
 }
 
@@ -33,7 +35,8 @@ impl PgServer {
     /// ```
     pub fn start(name: &str) -> Result<PgServer, String> {
         let bin = find_bin_dir().ok_or("no initdb on PATH nor in /usr/lib/postgresql/*/bin")?;
-        let dir = fresh_dir(name)?;
+        // Short: a Unix socket's path is limited to about 100 bytes.
+        let dir = TestDir::new(&format!("pg-{}", name.chars().take(24).collect::<String>()));
         // initdb refuses to run as root: the cluster then belongs to `postgres`.
         let as_postgres = is_root();
         let server = PgServer {
@@ -80,7 +83,7 @@ impl PgServer {
     /// assert!(pg.host().is_dir());
     /// ```
     pub fn host(&self) -> &Path {
-        &self.dir
+        self.dir.path()
     }
 
     /// The port, which names the socket file (`.s.PGSQL.5432`).
@@ -237,7 +240,6 @@ impl PgServer {
 impl Drop for PgServer {
     fn drop(&mut self) {
         let _ = self.stop_immediate();
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -272,17 +274,6 @@ fn find_bin_dir() -> Option<PathBuf> {
         versions.sort();
         versions.pop()
     })
-}
-
-fn fresh_dir(name: &str) -> Result<PathBuf, String> {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    // Short: a Unix socket's path is limited to about 100 bytes.
-    let short: String = name.chars().take(24).collect();
-    let dir = std::env::temp_dir().join(format!("pg-{}-{n}-{short}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    Ok(dir)
 }
 
 fn is_root() -> bool {

@@ -269,12 +269,12 @@ fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fix_test_support::temp_dir::TestDir;
 
     #[test]
     fn doc_examples_name_messages_of_the_dictionary() {
         let dict = Dictionary::from_path(root().join("spec/FIX44.xml")).unwrap();
-        let dir = std::env::temp_dir().join(format!("xtask-doc-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = TestDir::new("xtask-doc");
         assert_eq!(doc_examples(&dir.join("absent"), &dict), Ok(vec![]));
         std::fs::write(dir.join("NewOrderSingle.md"), "x").unwrap();
         std::fs::write(dir.join("Heartbeat.md"), "x").unwrap();
@@ -286,7 +286,6 @@ mod tests {
         std::fs::write(dir.join("NewOrderSingel.md"), "x").unwrap();
         let err = doc_examples(&dir, &dict).unwrap_err();
         assert!(err.contains("no message \"NewOrderSingel\""), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -321,12 +320,10 @@ mod tests {
 
     #[test]
     fn missing_specs_are_skipped_with_a_message() {
-        let dir = std::env::temp_dir().join(format!("xtask-empty-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = TestDir::new("xtask-empty");
         let report = regen(&dir, true);
         assert!(report.errors.is_empty());
         assert!(report.changed.is_empty());
         assert!(report.skipped.iter().any(|s| s.contains("spec/FIX44.xml")));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -111,8 +111,7 @@ mod tests {
     #[test]
     fn a_new_crate_is_created_generated_and_builds() {
         let real = crate::root();
-        let dir = std::env::temp_dir().join(format!("xtask-new-crate-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = fix_test_support::temp_dir::TestDir::new("xtask-new-crate");
         std::fs::create_dir_all(dir.join("spec")).unwrap();
         std::fs::copy(real.join("spec/ACMEX.xml"), dir.join("spec/VENUE.xml")).unwrap();
         // The real workspace manifest, with no members yet and fix-core where it is.
@@ -155,7 +154,6 @@ mod tests {
             .env("CARGO_TARGET_DIR", real.join("target/new-crate-check"))
             .output()
             .unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
         assert!(
             check.status.success(),
             "{}",
@@ -165,7 +163,7 @@ mod tests {
 
     #[test]
     fn only_dictionaries_in_spec_are_taken() {
-        let root = std::env::temp_dir();
+        let root = fix_test_support::temp_dir::TestDir::new("xtask-spec-only");
         assert!(run(&root, "venue.xml").unwrap_err().contains("spec/"));
         assert!(
             run(&root, "spec/NOPE-404.xml")

@@ -363,13 +363,12 @@ pub fn generate(
 /// ```
 /// use std::collections::BTreeMap;
 /// use std::path::PathBuf;
-/// let dir = std::env::temp_dir().join(format!("fix-codegen-write-doc-{}", std::process::id()));
+/// # let dir = fix_test_support::temp_dir::TestDir::new("codegen-write-doc");
 /// let files = BTreeMap::from([(PathBuf::from("a.rs"), "// a\n".to_string())]);
 /// let stale = fix_codegen::emit::write(&dir, &files, true)?;
 /// assert_eq!(stale, [dir.join("a.rs")]);
 /// assert_eq!(fix_codegen::emit::write(&dir, &files, false)?.len(), 1);
 /// assert!(fix_codegen::emit::write(&dir, &files, true)?.is_empty());
-/// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn write(

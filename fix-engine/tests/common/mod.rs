@@ -5,7 +5,6 @@
 
 pub mod certs;
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use fix_core::Message;
@@ -60,7 +59,6 @@ pub fn on(held: &std::sync::Arc<std::net::TcpListener>) -> fix_engine::EngineOpt
     options
 }
 
-/// An empty directory of the test's own.
 /// Session `id`'s store in the engine store directory `dir` once its engine
 /// has let it go: in the directory's shared log (`FileStoreShared=Y`, the
 /// default) when it is there, else a log of its own. `Locked` while an
@@ -83,13 +81,6 @@ pub fn open_session_store(
         dir,
         &id.store_name(),
     )?))
-}
-
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fix-engine-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 pub fn acceptor(sender: &str, target: &str, port: u16) -> SessionBuilder {

@@ -650,8 +650,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// use std::time::UNIX_EPOCH;
     /// use fix_session::{Application, FileOptions, FileStore, Role, Session, SessionConfig, SessionId, SyncPolicy};
     /// # struct App; impl Application for App {}
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-sync-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-sync");
     /// let store = FileStore::open_with(&dir, "FIX.4.4-A-B", FileOptions::new().sync(SyncPolicy::Batch))?;
     /// let config = SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator);
     /// let mut s = Session::new(config, store, &fix44::DICTIONARY);
@@ -660,7 +659,6 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// s.sync()?;
     /// assert!(s.output().windows(5).any(|w| w == b"35=A"));
     /// # drop(s);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn sync(&mut self) -> Result<(), SessionError> {
@@ -685,8 +683,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// use std::time::UNIX_EPOCH;
     /// use fix_session::{Application, FileOptions, FileStore, Role, Session, SessionConfig, SessionId, SyncPolicy};
     /// # struct App; impl Application for App {}
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-begin-sync-s-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-begin-sync-s");
     /// let store = FileStore::open_with(&dir, "FIX.4.4-A-B", FileOptions::new().sync(SyncPolicy::Batch).inline_sync_below(0))?;
     /// let config = SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator);
     /// let mut s = Session::new(config, store, &fix44::DICTIONARY);
@@ -698,7 +695,6 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// }
     /// assert!(s.output().windows(4).any(|w| w == b"35=A"));
     /// # drop(s);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn begin_sync(&mut self) -> Result<Option<crate::store::SyncJob>, SessionError> {

@@ -272,8 +272,7 @@ pub struct TornTail {
 ///
 /// ```
 /// use fix_session::{FileStore, MessageStore};
-/// # let dir = std::env::temp_dir().join(format!("fix-session-doc-filestore-{}", std::process::id()));
-/// # let _ = std::fs::remove_dir_all(&dir);
+/// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-filestore");
 /// let mut store = FileStore::open(&dir, "FIX.4.4-CLIENT-VENUE")?;
 /// store.store(1, b"8=FIX.4.4\x01...")?; // durable when this returns
 /// store.advance_target_seq(1)?;
@@ -282,7 +281,6 @@ pub struct TornTail {
 /// let store = FileStore::open(&dir, "FIX.4.4-CLIENT-VENUE")?;
 /// assert_eq!((store.next_sender_seq(), store.next_target_seq()), (2, 2));
 /// # drop(store);
-/// # std::fs::remove_dir_all(&dir).unwrap();
 /// # Ok::<(), fix_session::StoreError>(())
 /// ```
 pub struct FileStore {
@@ -358,12 +356,10 @@ impl FileStore {
     ///
     /// ```
     /// use fix_session::{FileStore, MessageStore};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-open-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-open");
     /// let store = FileStore::open(&dir, "FIX.4.4-SENDER-TARGET")?;
     /// assert_eq!(store.log_path(), dir.join("FIX.4.4-SENDER-TARGET.log"));
     /// # drop(store);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn open(dir: impl AsRef<Path>, session_id: &str) -> Result<FileStore, StoreError> {
@@ -379,14 +375,12 @@ impl FileStore {
     ///
     /// ```
     /// use fix_session::{FileOptions, FileStore, MessageStore, SyncPolicy};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-open-with-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-open-with");
     /// let options = FileOptions::new().sync(SyncPolicy::Os);
     /// let mut store = FileStore::open_with(&dir, "FIX.4.4-SENDER-TARGET-Q1", options)?;
     /// store.store(1, b"...")?;
     /// store.sync()?; // durable now
     /// # drop(store);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn open_with(
@@ -547,13 +541,11 @@ impl FileStore {
     ///
     /// ```
     /// use fix_session::{FileOptions, FileStore};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-holds-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-holds");
     /// let primary = FileStore::open(&dir, "FIX.4.4-A-B")?;
     /// let standby = FileStore::open_with(&dir, "FIX.4.4-A-B", FileOptions::new().standby(true))?;
     /// assert!(primary.holds_lock() && !standby.holds_lock());
     /// # drop((primary, standby));
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn holds_lock(&self) -> bool {
@@ -577,14 +569,12 @@ impl FileStore {
     ///
     /// ```
     /// use fix_session::{FileStore, MessageStore, StoreError};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-remove-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-remove");
     /// let store = FileStore::open(&dir, "FIX.4.4-A-B")?;
     /// assert!(matches!(FileStore::remove(&dir, "FIX.4.4-A-B"), Err(StoreError::Locked { .. })));
     /// drop(store);
     /// FileStore::remove(&dir, "FIX.4.4-A-B")?;
     /// assert_eq!(fix_session::store::sessions(&dir)?, Vec::<String>::new());
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn remove(dir: impl AsRef<Path>, session_id: &str) -> Result<(), StoreError> {
@@ -615,8 +605,7 @@ impl FileStore {
     ///
     /// ```
     /// use fix_session::{FileOptions, FileStore, MessageStore, SyncPolicy};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-syncs-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-syncs");
     /// let mut store = FileStore::open_with(&dir, "FIX.4.4-A-B", FileOptions::new().sync(SyncPolicy::Batch))?;
     /// store.store(1, b"one")?;
     /// store.store(2, b"two")?;
@@ -624,7 +613,6 @@ impl FileStore {
     /// store.sync()?;
     /// assert_eq!((store.syncs(), store.pending_sync()), (1, false));
     /// # drop(store);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn syncs(&self) -> u64 {
@@ -635,12 +623,10 @@ impl FileStore {
     ///
     /// ```
     /// use fix_session::FileStore;
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-path-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-path");
     /// let store = FileStore::open(&dir, "FIX.4.4-A/B-C")?;
     /// assert_eq!(store.log_path(), dir.join("FIX.4.4-A_2FB-C.log"));
     /// # drop(store);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn log_path(&self) -> &Path {
@@ -653,10 +639,8 @@ impl FileStore {
     ///
     /// ```
     /// use fix_session::FileStore;
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-torn-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-torn");
     /// assert_eq!(FileStore::open(&dir, "FIX.4.4-A-B")?.torn_tail(), None);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn torn_tail(&self) -> Option<TornTail> {

@@ -69,8 +69,7 @@ impl RecordCounts {
 ///
 /// ```
 /// use fix_session::{FileStore, MessageStore, store::StoreLog};
-/// # let dir = std::env::temp_dir().join(format!("fix-session-doc-storelog-{}", std::process::id()));
-/// # let _ = std::fs::remove_dir_all(&dir);
+/// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-storelog");
 /// let mut store = FileStore::open(&dir, "FIX.4.4-CLIENT-VENUE")?;
 /// store.store(1, b"8=FIX.4.4\x01...")?;
 /// store.advance_target_seq(1)?;
@@ -82,7 +81,6 @@ impl RecordCounts {
 /// log.read_messages(&mut |seq, bytes| seen.push((seq, bytes.len())))?;
 /// assert_eq!(seen, [(1, 13)]);
 /// # drop(store);
-/// # std::fs::remove_dir_all(&dir).unwrap();
 /// # Ok::<(), fix_session::StoreError>(())
 /// ```
 #[derive(Debug)]
@@ -141,12 +139,10 @@ impl StoreLog {
     ///
     /// ```
     /// # use fix_session::{FileStore, store::StoreLog};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-storelog-path-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-storelog-path");
     /// # drop(FileStore::open(&dir, "FIX.4.4-A-B")?);
     /// let log = StoreLog::open(&dir, "FIX.4.4-A-B")?;
     /// assert_eq!(log.path(), dir.join("FIX.4.4-A-B.log"));
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn path(&self) -> &Path {
@@ -157,11 +153,9 @@ impl StoreLog {
     ///
     /// ```
     /// # use fix_session::{FileStore, store::StoreLog};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-storelog-sender-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-storelog-sender");
     /// # drop(FileStore::open(&dir, "FIX.4.4-A-B")?);
     /// assert_eq!(StoreLog::open(&dir, "FIX.4.4-A-B")?.next_sender_seq(), 1);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn next_sender_seq(&self) -> u64 {
@@ -172,11 +166,9 @@ impl StoreLog {
     ///
     /// ```
     /// # use fix_session::{FileStore, store::StoreLog};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-storelog-target-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-storelog-target");
     /// # drop(FileStore::open(&dir, "FIX.4.4-A-B")?);
     /// assert_eq!(StoreLog::open(&dir, "FIX.4.4-A-B")?.next_target_seq(), 1);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn next_target_seq(&self) -> u64 {
@@ -187,11 +179,9 @@ impl StoreLog {
     ///
     /// ```
     /// # use fix_session::{FileStore, store::StoreLog};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-storelog-created-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-storelog-created");
     /// # drop(FileStore::open(&dir, "FIX.4.4-A-B")?);
     /// assert!(StoreLog::open(&dir, "FIX.4.4-A-B")?.creation_time() <= std::time::SystemTime::now());
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn creation_time(&self) -> SystemTime {
@@ -202,11 +192,9 @@ impl StoreLog {
     ///
     /// ```
     /// # use fix_session::{FileStore, store::StoreLog};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-storelog-records-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-storelog-records");
     /// # drop(FileStore::open(&dir, "FIX.4.4-A-B")?);
     /// assert_eq!(StoreLog::open(&dir, "FIX.4.4-A-B")?.records().resets, 1);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn records(&self) -> RecordCounts {
@@ -221,8 +209,7 @@ impl StoreLog {
     ///
     /// ```
     /// # use fix_session::{FileStore, MessageStore, store::StoreLog};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-storelog-stored-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-storelog-stored");
     /// let mut store = FileStore::open(&dir, "FIX.4.4-A-B")?;
     /// for seq in 1..=3 {
     ///     store.store(seq, b"...")?;
@@ -231,7 +218,6 @@ impl StoreLog {
     /// drop(store);
     /// let log = StoreLog::open(&dir, "FIX.4.4-A-B")?;
     /// assert_eq!((log.stored(), log.stored_range()), (2, Some((1, 2))));
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn stored_range(&self) -> Option<(u64, u64)> {
@@ -243,11 +229,9 @@ impl StoreLog {
     ///
     /// ```
     /// # use fix_session::{FileStore, store::StoreLog};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-storelog-count-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-storelog-count");
     /// # drop(FileStore::open(&dir, "FIX.4.4-A-B")?);
     /// assert_eq!(StoreLog::open(&dir, "FIX.4.4-A-B")?.stored(), 0);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn stored(&self) -> usize {
@@ -258,13 +242,11 @@ impl StoreLog {
     ///
     /// ```
     /// # use fix_session::{FileStore, store::StoreLog};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-storelog-end-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-storelog-end");
     /// # drop(FileStore::open(&dir, "FIX.4.4-A-B")?);
     /// let log = StoreLog::open(&dir, "FIX.4.4-A-B")?;
     /// assert_eq!(log.end(), 8 + 25); // the header and the reset record
     /// assert!(log.file_len() >= log.end()); // space allocated ahead
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn end(&self) -> u64 {
@@ -278,11 +260,9 @@ impl StoreLog {
     ///
     /// ```
     /// # use fix_session::{FileStore, store::StoreLog};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-storelog-len-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-storelog-len");
     /// # drop(FileStore::open(&dir, "FIX.4.4-A-B")?);
     /// assert_eq!(StoreLog::open(&dir, "FIX.4.4-A-B")?.file_len(), 64 * 1024);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn file_len(&self) -> u64 {
@@ -298,11 +278,9 @@ impl StoreLog {
     ///
     /// ```
     /// # use fix_session::{FileStore, store::StoreLog};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-storelog-torn-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-storelog-torn");
     /// # drop(FileStore::open(&dir, "FIX.4.4-A-B")?);
     /// assert_eq!(StoreLog::open(&dir, "FIX.4.4-A-B")?.torn_tail(), None);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn torn_tail(&self) -> Option<TornTail> {
@@ -319,8 +297,7 @@ impl StoreLog {
     ///
     /// ```
     /// # use fix_session::{FileStore, MessageStore, store::StoreLog};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-storelog-read-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-storelog-read");
     /// let mut store = FileStore::open(&dir, "FIX.4.4-A-B")?;
     /// store.store(1, b"first")?;
     /// store.store(2, b"second")?;
@@ -328,7 +305,6 @@ impl StoreLog {
     /// let mut seen = Vec::new();
     /// StoreLog::open(&dir, "FIX.4.4-A-B")?.read_messages(&mut |seq, msg| seen.push((seq, msg.to_vec())))?;
     /// assert_eq!(seen, [(1, b"first".to_vec()), (2, b"second".to_vec())]);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn read_messages(&self, visit: &mut dyn FnMut(u64, &[u8])) -> Result<(), StoreError> {
@@ -379,12 +355,10 @@ fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> io::Result<()>
 ///
 /// ```
 /// use fix_session::{FileStore, store::sessions};
-/// # let dir = std::env::temp_dir().join(format!("fix-session-doc-sessions-{}", std::process::id()));
-/// # let _ = std::fs::remove_dir_all(&dir);
+/// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-sessions");
 /// drop(FileStore::open(&dir, "FIX.4.4-B-A")?);
 /// drop(FileStore::open(&dir, "FIX.4.4-A/1-B")?); // a `/` is written `_2F` in the file name
 /// assert_eq!(sessions(&dir)?, ["FIX.4.4-A/1-B", "FIX.4.4-B-A"]);
-/// # std::fs::remove_dir_all(&dir).unwrap();
 /// # Ok::<(), fix_session::StoreError>(())
 /// ```
 pub fn sessions(dir: impl AsRef<Path>) -> Result<Vec<String>, StoreError> {
@@ -404,11 +378,9 @@ pub fn sessions(dir: impl AsRef<Path>) -> Result<Vec<String>, StoreError> {
 ///
 /// ```
 /// use fix_session::{FileStore, store::file_sessions};
-/// # let dir = std::env::temp_dir().join(format!("fix-session-doc-file-sessions-{}", std::process::id()));
-/// # let _ = std::fs::remove_dir_all(&dir);
+/// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-file-sessions");
 /// drop(FileStore::open(&dir, "FIX.4.4-B-A")?);
 /// assert_eq!(file_sessions(&dir)?, ["FIX.4.4-B-A"]);
-/// # std::fs::remove_dir_all(&dir).unwrap();
 /// # Ok::<(), fix_session::StoreError>(())
 /// ```
 pub fn file_sessions(dir: impl AsRef<Path>) -> Result<Vec<String>, StoreError> {

@@ -193,8 +193,7 @@ pub trait MessageStore {
     ///
     /// ```
     /// use fix_session::{FileStore, MessageStore};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-answer-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-answer");
     /// let mut store = FileStore::open(&dir, "FIX.4.4-A-B")?;
     /// store.begin_answer(1);
     /// store.store(1, b"an answer to incoming message 1")?;
@@ -202,7 +201,6 @@ pub trait MessageStore {
     /// let store = FileStore::open(&dir, "FIX.4.4-A-B")?;
     /// assert_eq!((store.next_sender_seq(), store.next_target_seq()), (1, 1));
     /// # drop(store);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     fn begin_answer(&mut self, received: u64) {
@@ -217,15 +215,13 @@ pub trait MessageStore {
     ///
     /// ```
     /// use fix_session::{FileStore, MessageStore};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-abandon-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-abandon");
     /// let mut store = FileStore::open(&dir, "FIX.4.4-A-B")?;
     /// store.begin_answer(1);
     /// store.store(1, b"an answer never sent")?;
     /// store.abandon_answer();
     /// assert_eq!(store.next_sender_seq(), 1);
     /// # drop(store);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     fn abandon_answer(&mut self) {}
@@ -329,8 +325,7 @@ pub trait MessageStore {
     ///
     /// ```
     /// use fix_session::{FileOptions, FileStore, MessageStore, SyncPolicy};
-    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-begin-sync-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-begin-sync");
     /// let mut store = FileStore::open_with(&dir, "FIX.4.4-A-B", FileOptions::new().sync(SyncPolicy::Batch).inline_sync_below(0))?;
     /// store.store(1, b"one")?;
     /// let job = store.begin_sync()?.expect("a record waits");
@@ -339,7 +334,6 @@ pub trait MessageStore {
     /// store.end_sync(done)?;
     /// assert!(store.pending_sync()); // record 2 still waits
     /// # drop(store);
-    /// # std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     fn begin_sync(&mut self) -> Result<Option<SyncJob>, StoreError> {

@@ -20,8 +20,7 @@
 //! ```
 //! use fix_session::MessageStore;
 //! use fix_session::store::{SharedLog, SharedLogOptions};
-//! # let dir = std::env::temp_dir().join(format!("fix-session-doc-shared-{}", std::process::id()));
-//! # let _ = std::fs::remove_dir_all(&dir);
+//! # let dir = fix_test_support::temp_dir::TestDir::new("session-doc-shared");
 //! let log = SharedLog::open(&dir, SharedLogOptions::new())?;
 //! let now = std::time::SystemTime::now();
 //! let mut a = log.open_store("FIX.4.4-A-B", now)?;
@@ -34,7 +33,6 @@
 //! let log = SharedLog::open(&dir, SharedLogOptions::new())?;
 //! assert_eq!(log.open_store("FIX.4.4-A-C", now)?.next_sender_seq(), 2);
 //! # drop(log);
-//! # std::fs::remove_dir_all(&dir).unwrap();
 //! # Ok::<(), fix_session::StoreError>(())
 //! ```
 
