@@ -207,7 +207,7 @@ fn a_busy_port_is_named() {
     // The same file with a port the system picks at the check passes: the
     // busy port was the only fault. (Not the same port once let go: another
     // test may take it meanwhile, as it did in CI beside two CPU hogs.)
-    let free = settings("port-free", "");
+    let (_free_dir, free) = settings("port-free", "");
     let o = fixcfg_connect(&free);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
     drop(busy);
