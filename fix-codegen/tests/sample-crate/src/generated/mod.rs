@@ -160,6 +160,7 @@ pub static DICTIONARY: t::Tables = t::Tables {
     trailer: &TRAILER,
     data_fields: fc::DataFields::new(DATA_FIELD_PAIRS),
     by_tag: &t::field_index::<804>(FIELDS),
+    checks: &t::field_checks::<804>(FIELDS),
 };
 /// Any message of this dictionary, by MsgType.
 #[derive(Clone, Copy, Debug)]
