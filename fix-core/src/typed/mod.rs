@@ -90,8 +90,8 @@ pub use index::{
 };
 pub use stream::{Cursor, Take, Value, Walk, WalkEntry};
 pub use tables::{
-    FieldDef, Group, Level, MessageDef, Tables, field_checks, field_index, slot_sets, slot_table,
-    view_groups,
+    FieldDef, Group, Level, MessageDef, Tables, field_checks, field_index, msg_type_index,
+    slot_sets, slot_table, view_groups,
 };
 pub use view::{ABSENT, Block, Entries, Opt, Req, View};
 

@@ -217,6 +217,7 @@ pub struct MessageDef {
 ///     data_fields: DataFields::NONE,
 ///     by_tag: &[],
 ///     checks: &[],
+///     by_msg_type: &[],
 /// };
 /// assert_eq!(DICT.message(b"0").map(|m| m.name), Some("Heartbeat"));
 /// assert_eq!(DICT.field(112).map(|f| f.name), Some("TestReqID"));
@@ -244,6 +245,37 @@ pub struct Tables {
     /// length: the validator reads a field's format, and learns that free text
     /// needs no check at all, with one load. Tags past it ask `fields`.
     pub checks: &'static [u32],
+    /// `by_msg_type[b]` is the position plus one in `messages` of the message
+    /// whose MsgType is the one byte `b` (0: none), for bytes below its length;
+    /// built at compile time by [`msg_type_index`], so that finding most messages
+    /// is one load. Longer MsgTypes (or an empty index) are binary-searched.
+    pub by_msg_type: &'static [u16],
+}
+
+/// Builds a [`Tables::by_msg_type`] index of `N` entries from `messages` (sorted
+/// by MsgType) at compile time: the position plus one of each message whose
+/// MsgType is one byte below `N`.
+///
+/// ```
+/// use fix_core::typed::{Level, MessageDef, SlotSets, msg_type_index};
+/// static HB: MessageDef = MessageDef { name: "Heartbeat", msg_type: b"0", admin: true,
+///     body: Level::EMPTY, view: Level::EMPTY, slot_of: &[], sets: SlotSets::NONE };
+/// static INDEX: [u16; 128] = msg_type_index::<128>(&[&HB]);
+/// assert_eq!((INDEX[b'0' as usize], INDEX[b'1' as usize]), (1, 0));
+/// ```
+pub const fn msg_type_index<const N: usize>(messages: &[&MessageDef]) -> [u16; N] {
+    let mut index = [0u16; N];
+    let mut i = 0;
+    // Positions past u16::MAX - 1 stay out of the index and are binary-searched.
+    while i < messages.len() && i < u16::MAX as usize {
+        if let [b] = messages[i].msg_type
+            && (*b as usize) < N
+        {
+            index[*b as usize] = i as u16 + 1;
+        }
+        i += 1;
+    }
+    index
 }
 
 /// A [`Tables::checks`] entry's format: `ValueFormat::ALL[code & FORMAT]`.
@@ -256,11 +288,30 @@ const FREE: u32 = 1 << 6;
 /// A [`Tables::checks`] entry's bit for an enumerated field.
 const ENUMERATED: u32 = 1 << 7;
 /// A [`Tables::checks`] entry's bit for an enumerated field whose values are all
-/// one byte (not a multiple-value type): a value is good when it is one byte
-/// of the field's `byte_set`.
+/// one byte of the field's format (not a multiple-value type): a value is good
+/// when it is one byte of the field's `byte_set`, which settles its format too.
 const ONE_BYTE: u32 = 1 << 8;
 /// A [`Tables::checks`] entry's field position in [`Tables::fields`] starts here.
 const POSITION_SHIFT: u32 = 9;
+
+/// Whether `f` is enumerated with one-byte values only, each of its format, and
+/// not of a multiple-value type: its `byte_set` then decides a value alone.
+const fn one_byte_of_format(f: &FieldDef) -> bool {
+    let Some(set) = f.byte_set else {
+        return false;
+    };
+    if f.ty.is_multiple() {
+        return false;
+    }
+    let mut b = 0usize;
+    while b < 256 {
+        if set[b / 64] & (1 << (b % 64)) != 0 && !f.format.accepts_byte(b as u8) {
+            return false;
+        }
+        b += 1;
+    }
+    true
+}
 
 /// Builds a [`Tables::checks`] table of `N` entries from `fields` at compile
 /// time: each field's format, whether it is enumerated or free text, and its
@@ -289,11 +340,7 @@ pub const fn field_checks<const N: usize>(fields: &[FieldDef]) -> [u32; N] {
                 | DEFINED
                 | if free { FREE } else { 0 }
                 | if f.values.is_empty() { 0 } else { ENUMERATED }
-                | if f.byte_set.is_some() && !f.ty.is_multiple() {
-                    ONE_BYTE
-                } else {
-                    0
-                }
+                | if one_byte_of_format(f) { ONE_BYTE } else { 0 }
                 | (i as u32) << POSITION_SHIFT;
         }
         i += 1;
@@ -439,6 +486,13 @@ impl Tables {
         if code & FREE != 0 {
             return true;
         }
+        if code & ONE_BYTE != 0 {
+            let set = self.fields.get((code >> POSITION_SHIFT) as usize);
+            let value = bytes.get(range).unwrap_or_default();
+            return set
+                .and_then(|f| f.byte_set.as_ref())
+                .is_some_and(|set| validate::byte_set_contains(set, value));
+        }
         let format = validate::ValueFormat::ALL.get((code & FORMAT) as usize);
         let (Some(format), true) = (format, code & DEFINED != 0) else {
             return false;
@@ -453,10 +507,8 @@ impl Tables {
             return false;
         };
         let value = bytes.get(range).unwrap_or_default();
-        match &f.byte_set {
-            Some(set) if code & ONE_BYTE != 0 => validate::byte_set_contains(set, value),
-            _ => f.listed(value),
-        }
+        // A MsgType (35) is checked when its message's table is built.
+        (tag == 35 && self.message(value).is_some_and(|m| m.sets.msg_type_ok())) || f.listed(value)
     }
 
     /// The field with tag `tag` (`O(1)` through [`by_tag`](Self::by_tag), `O(log n)`
@@ -470,8 +522,16 @@ impl Tables {
         self.fields.get(i)
     }
 
-    /// The message with MsgType `msg_type` (`O(log n)`).
+    /// The message with MsgType `msg_type` (`O(1)` through
+    /// [`by_msg_type`](Self::by_msg_type) for a one-byte MsgType, `O(log n)`
+    /// otherwise).
+    #[inline]
     pub fn message(&self, msg_type: &[u8]) -> Option<&'static MessageDef> {
+        if let [b] = msg_type
+            && let Some(&i) = self.by_msg_type.get(usize::from(*b))
+        {
+            return self.messages.get(usize::from(i).checked_sub(1)?).copied();
+        }
         // MsgTypes are a byte or two: comparing them inline beats calling memcmp.
         let i = self
             .messages

@@ -73,8 +73,8 @@ impl SlotSets {
 
     /// The same sets, for a message whose MsgType passes the value checks of
     /// field 35 (its format and listed values), as whoever builds the tables has
-    /// checked: the fast path then skips that check, a search among every
-    /// MsgType of the dictionary.
+    /// checked: a dictionary's check of a MsgType is then the lookup of its
+    /// message, not a search among every MsgType it lists.
     ///
     /// ```
     /// use fix_core::validate::SlotSets;
@@ -159,10 +159,6 @@ impl Dense<'_> {
         // belongs to an earlier section (a header field in the body), which is
         // out of order or not the common case; either way, the walk's.
         let (mut floor, mut ceiling) = (0, self.body);
-        // The MsgType found this table, which may vouch for its value: framing
-        // put it in the one field 35 a message passing here holds. (Tag 0 is in
-        // no view.)
-        let vouched = if self.sets.msg_type_ok() { 35 } else { 0 };
         for field in msg.fields() {
             let tag = field.tag();
             let slot = self.slot_of.get((tag as usize).min(last)).copied();
@@ -182,7 +178,7 @@ impl Dense<'_> {
                 return false;
             }
             *word |= bit;
-            if tag != vouched && !dict.value_ok(tag, bytes, field.value_range()) {
+            if !dict.value_ok(tag, bytes, field.value_range()) {
                 return false;
             }
         }

@@ -158,6 +158,20 @@ impl ValueFormat {
         }
     }
 
+    /// Whether the one-byte value `b` has this format, decided in a `const`
+    /// (tables built at compile time use it): `true` only when
+    /// [`accepts`](Self::accepts) is, `false` also when not sure.
+    pub(crate) const fn accepts_byte(self, b: u8) -> bool {
+        match self {
+            ValueFormat::String | ValueFormat::Data | ValueFormat::Unchecked => true,
+            ValueFormat::Char => Char::new(b).is_some(),
+            ValueFormat::Int | ValueFormat::UInt => b.is_ascii_digit(),
+            ValueFormat::DayOfMonth => matches!(b, b'1'..=b'9'),
+            ValueFormat::Boolean => matches!(b, b'Y' | b'N'),
+            _ => false,
+        }
+    }
+
     /// `ValueFormat::Decimal.accepts` for the value at `range` of a message's
     /// `bytes`, read from the sixteen bytes that end where the value ends.
     #[inline(always)]
@@ -534,9 +548,10 @@ mod shape {
         let first = 1u16 << (16 - n);
         let (digits, dots, minus) = (m.digits & value, m.dots & value, m.minus & value);
         // Only digits, one `.` at most, a `-` only first, and a digit somewhere.
+        // (A `-` only first: no bit of `minus` but `first`.)
         digits | dots | minus == value
             && dots & dots.wrapping_sub(1) == 0
-            && (minus == 0 || minus == first)
+            && minus & !first == 0
             && digits != 0
     }
 
@@ -608,6 +623,19 @@ mod tests {
     use super::shape;
     use crate::value::UtcTimestamp;
     use std::format;
+
+    /// What a table decides at compile time of a one-byte value's format holds
+    /// at run time: for every format and byte.
+    #[test]
+    fn accepts_byte_is_accepts() {
+        for format in super::ValueFormat::ALL {
+            for b in 0..=255u8 {
+                if format.accepts_byte(b) {
+                    assert!(format.accepts(&[b]), "{format:?} {b}");
+                }
+            }
+        }
+    }
 
     /// `ValueFormat::ALL[f as usize]` is `f`: tables that store a format as its
     /// index read it back.
