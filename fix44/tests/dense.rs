@@ -222,3 +222,61 @@ fn dense_tables_match_the_views() {
         assert_eq!(view_required, header_required, "{}", def.name);
     }
 }
+
+/// The generated `checks` table answers each field's value checks as the
+/// dictionary's field entries do (the default `Schema::value_ok`): for every
+/// field, its listed values, values joined by spaces, and values of other types.
+#[test]
+fn checks_table_answers_as_the_fields() {
+    let others: &[&[u8]] = &[
+        b"X",
+        b"1",
+        b"0",
+        b"Y",
+        b"N",
+        b"-1",
+        b"1.5",
+        b"ABC",
+        b"US",
+        b"USD",
+        b"XNAS",
+        b"20261130-14:03:27",
+        b"20261130",
+        b"14:03:27",
+        b"202611",
+        b"1 2",
+        b"A B",
+        b"AE",
+        b"8",
+        b"D",
+        b"ZZ",
+        b"\x7f",
+        b"a b c",
+    ];
+    for f in fix44::FIELDS {
+        let joined = f
+            .values
+            .iter()
+            .take(3)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(&b' ');
+        let values = f
+            .values
+            .iter()
+            .copied()
+            .chain(others.iter().copied())
+            .chain([&joined[..]]);
+        for value in values.filter(|v| !v.is_empty()) {
+            let bytes = [b"99=", value, b"\x01"].concat();
+            let range = 3..3 + value.len();
+            assert_eq!(
+                fix44::DICTIONARY.value_ok(f.tag, &bytes, range.clone()),
+                WalkOnly.value_ok(f.tag, &bytes, range),
+                "{} {}",
+                f.name,
+                value.escape_ascii()
+            );
+        }
+    }
+}
