@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use fix_core::validate;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -88,7 +89,15 @@ impl Cx<'_> {
                 self.level_of(quote!(BODY), &body, from, Walk::Message, Some(body_expr));
             let view_level =
                 self.level_of(quote!(ALL), &all, from, Walk::Message, Some(view_groups));
-            let slot_of = self.slot_of(&all);
+            // The fast path of validation reads the slot sets with `slot_of`:
+            // without it, they would go unread.
+            let (slot_of, sets) = match self.slot_of(&all) {
+                Some(slot_of) if self.msg_type_ok(&m.msg_type) => {
+                    (slot_of, quote!(t::slot_sets(&VIEW).with_msg_type_ok()))
+                }
+                Some(slot_of) => (slot_of, quote!(t::slot_sets(&VIEW))),
+                None => (quote!(&[]), quote!(t::SlotSets::NONE)),
+            };
             let (mt_str, category) = (&m.msg_type, format_ident!("{}", m.category.to_string()));
             let (n, be) = (usize_lit(total), usize_lit(body_end));
             let getters = self.view_impl(&ty, ViewKind::Owned, &m.members, hlen, from);
@@ -104,11 +113,13 @@ impl Cx<'_> {
                     const BODY: &[u32] = ALL.split_at(#h).1.split_at(#b).0;
                     #groups_const
                     #view_const
+                    const VIEW: t::Level = #view_level;
                     t::MessageDef {
                         name: #mname, msg_type: #mt, admin: #admin,
                         body: #body_level,
-                        view: #view_level,
+                        view: VIEW,
                         slot_of: #slot_of,
+                        sets: #sets,
                     }
                 };
                 t::message!(
@@ -136,12 +147,26 @@ impl Cx<'_> {
         items
     }
 
+    /// Whether `msg_type` passes the value checks the generated tables make of
+    /// field 35 (its format, and its listed values when it has some), so that a
+    /// message's table can vouch for it.
+    fn msg_type_ok(&self, msg_type: &str) -> bool {
+        let Some(f) = self.dict.field(35) else {
+            return false;
+        };
+        let value = msg_type.as_bytes();
+        let listed = |v: &[u8]| f.values.iter().any(|e| e.value.as_bytes() == v);
+        !value.is_empty()
+            && f.ty.format().accepts(value)
+            && (f.values.is_empty() || validate::value_listed(f.ty.is_multiple(), value, listed))
+    }
+
     /// A message view's `slot_of` table (`t::slot_table`, computed at compile
-    /// time from `ALL`), or `&[]` when the view cannot be filled by tag: a tag
+    /// time from `ALL`), or `None` when the view cannot be filled by tag: a tag
     /// in two slots, a group sharing a tag with the message (only a walk knows
     /// which of the two fields is the message's), or a tag past
     /// [`SLOT_TABLE_TAGS`].
-    fn slot_of(&self, all: &[Slot]) -> TokenStream {
+    fn slot_of(&self, all: &[Slot]) -> Option<TokenStream> {
         let own: BTreeSet<u32> = all.iter().map(|s| s.tag).collect();
         let disjoint = all.iter().filter_map(|s| s.group).all(|g| {
             self.groups
@@ -151,9 +176,9 @@ impl Cx<'_> {
         match own.last() {
             Some(&max) if own.len() == all.len() && disjoint && max < SLOT_TABLE_TAGS => {
                 let n = usize_lit(max as usize + 2);
-                quote!(&t::slot_table::<#n>(ALL))
+                Some(quote!(&t::slot_table::<#n>(ALL)))
             }
-            _ => quote!(&[]),
+            _ => None,
         }
     }
 }

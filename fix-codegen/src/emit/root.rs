@@ -117,6 +117,8 @@ impl Cx<'_> {
                 trailer: &TRAILER,
                 data_fields: fc::DataFields::new(DATA_FIELD_PAIRS),
                 by_tag: &t::field_index::<#index_len>(FIELDS),
+                checks: &t::field_checks::<#index_len>(FIELDS),
+                by_msg_type: &t::msg_type_index::<128>(MESSAGES),
             };
 
             /// Any message of this dictionary, by MsgType.

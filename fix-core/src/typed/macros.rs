@@ -205,6 +205,7 @@ macro_rules! __fix_entry {
 ///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
 ///     view: Level { tags: &[35, 112, 10], by_tag: &[2, 0, 1], required: &[0, 2], groups: &[], index: &[] },
 ///     slot_of: &t::slot_table::<114>(&[35, 112, 10]),
+///     sets: t::SlotSets::NONE,
 /// };
 /// t::block!(Header, doc = " The header.");
 /// t::block!(Trailer, doc = " The trailer.");

@@ -77,6 +77,7 @@ mod view;
 mod walk;
 
 pub use crate::FieldType;
+pub use crate::validate::SlotSets;
 pub use build::{
     AppHeader, Build, MessageBody, SESSION_TAGS, WithHeader, put, put_component, put_data,
     put_group, required, required_entries,
@@ -89,7 +90,8 @@ pub use index::{
 };
 pub use stream::{Cursor, Take, Value, Walk, WalkEntry};
 pub use tables::{
-    FieldDef, Group, Level, MessageDef, Tables, field_index, slot_table, view_groups,
+    FieldDef, Group, Level, MessageDef, Tables, field_checks, field_index, msg_type_index,
+    slot_sets, slot_table, view_groups,
 };
 pub use view::{ABSENT, Block, Entries, Opt, Req, View};
 

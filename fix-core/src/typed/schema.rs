@@ -35,6 +35,23 @@ impl validate::Schema for Tables {
         if f.ty.is_multiple() { None } else { f.byte_set }
     }
 
+    /// One load of the `checks` table, built with the dictionary.
+    #[inline(always)]
+    fn value_ok(&self, tag: u32, bytes: &[u8], range: core::ops::Range<usize>) -> bool {
+        Tables::value_ok(self, tag, bytes, range)
+    }
+
+    /// The message's `slot_of` table and slot sets, generated with it.
+    fn dense(&self, msg_type: &[u8]) -> Option<validate::Dense<'_>> {
+        let m = self.message(msg_type)?;
+        Some(validate::Dense {
+            slot_of: m.slot_of,
+            body: self.header.len(),
+            trailer: m.view.len().checked_sub(self.trailer.len())?,
+            sets: &m.sets,
+        })
+    }
+
     fn header_layout(&self) -> &Level {
         self.header
     }

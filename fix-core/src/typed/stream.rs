@@ -319,7 +319,7 @@ impl<'a, E: WalkEntry<'a>> Walk<'a, E> {
     /// static ORDER: MessageDef = MessageDef { name: "NewOrderSingle", msg_type: b"D", admin: false,
     ///     body: Level { tags: &[453], by_tag: &[0], required: &[], groups: &[(0, &PARTIES)], index: &[] },
     ///     view: Level { tags: &[453], by_tag: &[0], required: &[], groups: &[(0, &PARTIES)], index: &[] },
-    ///     slot_of: &[] };
+    ///     slot_of: &[], sets: fix_core::typed::SlotSets::NONE };
     /// struct Party;
     /// impl<'a> WalkEntry<'a> for Party {
     ///     const GROUP: &'static Group = &PARTIES;

@@ -6,7 +6,7 @@ use super::index::{INDEX_SLOT_LIMIT, INDEX_TAG_LIMIT, hash_index, hash_tag};
 use super::view::ABSENT;
 #[cfg(doc)]
 use super::view::View;
-use crate::validate;
+use crate::validate::{self, SlotSets};
 use crate::{DataFields, FieldType};
 
 /// One field of a dictionary: tag, name, type and listed values.
@@ -30,6 +30,8 @@ pub struct FieldDef {
     /// checking a value is one bit test instead of a search (computed by
     /// [`FieldDef::new`] at compile time).
     pub(super) byte_set: Option<[u64; 4]>,
+    /// `ty.format()`, decided at compile time: validation reads it with the field.
+    format: validate::ValueFormat,
 }
 
 impl FieldDef {
@@ -62,7 +64,15 @@ impl FieldDef {
             ty,
             values,
             byte_set: if single { Some(set) } else { None },
+            format: ty.format(),
         }
+    }
+
+    /// [`FieldDef::accepts`] out of line: values longer than a byte, or
+    /// several, take a search that would crowd the validator's loop.
+    #[inline(never)]
+    fn listed(&self, value: &[u8]) -> bool {
+        self.accepts(value)
     }
 
     /// Whether `value` is allowed by the enumeration: always for a field that is not
@@ -145,15 +155,18 @@ pub struct Group {
 /// the header, body and trailer laid end to end for its view.
 ///
 /// ```
-/// use fix_core::typed::{Level, MessageDef, slot_table};
+/// use fix_core::typed::{Level, MessageDef, slot_sets, slot_table};
+/// const VIEW: Level = Level { tags: &[8, 112, 10], by_tag: &[0, 2, 1], required: &[0, 2], groups: &[], index: &[] };
 /// static HB: MessageDef = MessageDef {
 ///     name: "Heartbeat", msg_type: b"0", admin: true,
 ///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
-///     view: Level { tags: &[8, 112, 10], by_tag: &[0, 2, 1], required: &[0, 2], groups: &[], index: &[] },
+///     view: VIEW,
 ///     slot_of: &slot_table::<114>(&[8, 112, 10]),
+///     sets: slot_sets(&VIEW),
 /// };
 /// assert!(HB.body.contains(112));
 /// assert_eq!(HB.view.slot(10), Some(2));
+/// assert_eq!(HB.sets.required[0], 0b101);
 /// assert_eq!((HB.slot_of[112], HB.slot_of[9]), (1, u16::MAX));
 /// ```
 #[derive(Debug)]
@@ -178,6 +191,10 @@ pub struct MessageDef {
     /// Empty when `view` holds a tag in two slots or a group sharing a tag with
     /// the message: then only a walk knows which field goes where.
     pub slot_of: &'static [u16],
+    /// `view`'s required slots and group counters as bit sets, built at compile
+    /// time by [`slot_sets`]: with `slot_of`, what the validator's fast path
+    /// ([`validate::Dense`]) reads. [`SlotSets::NONE`] when `slot_of` is empty.
+    pub sets: SlotSets,
 }
 
 /// A whole dictionary's tables, as generated into a crate's `DICTIONARY`. It is a
@@ -185,12 +202,12 @@ pub struct MessageDef {
 ///
 /// ```
 /// use fix_core::FieldType;
-/// use fix_core::typed::{FieldDef, Level, MessageDef, Tables};
+/// use fix_core::typed::{FieldDef, Level, MessageDef, SlotSets, Tables};
 /// use fix_core::DataFields;
 /// static HB: MessageDef = MessageDef { name: "Heartbeat", msg_type: b"0", admin: true,
 ///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
 ///     view: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
-///     slot_of: &[] };
+///     slot_of: &[], sets: SlotSets::NONE };
 /// static DICT: Tables = Tables {
 ///     begin_string: b"FIX.4.4",
 ///     fields: &[FieldDef::new(112, "TestReqID", FieldType::String, &[])],
@@ -199,6 +216,8 @@ pub struct MessageDef {
 ///     trailer: &Level::EMPTY,
 ///     data_fields: DataFields::NONE,
 ///     by_tag: &[],
+///     checks: &[],
+///     by_msg_type: &[],
 /// };
 /// assert_eq!(DICT.message(b"0").map(|m| m.name), Some("Heartbeat"));
 /// assert_eq!(DICT.field(112).map(|f| f.name), Some("TestReqID"));
@@ -221,6 +240,112 @@ pub struct Tables {
     /// field), for tags below its length; built at compile time by
     /// [`field_index`]. Tags past it (or an empty index) are binary-searched.
     pub by_tag: &'static [u16],
+    /// `checks[tag]` is what validation checks of field `tag`'s values, decided
+    /// at compile time by [`field_checks`] (0: no such field), for tags below its
+    /// length: the validator reads a field's format, and learns that free text
+    /// needs no check at all, with one load. Tags past it ask `fields`.
+    pub checks: &'static [u32],
+    /// `by_msg_type[b]` is the position plus one in `messages` of the message
+    /// whose MsgType is the one byte `b` (0: none), for bytes below its length;
+    /// built at compile time by [`msg_type_index`], so that finding most messages
+    /// is one load. Longer MsgTypes (or an empty index) are binary-searched.
+    pub by_msg_type: &'static [u16],
+}
+
+/// Builds a [`Tables::by_msg_type`] index of `N` entries from `messages` (sorted
+/// by MsgType) at compile time: the position plus one of each message whose
+/// MsgType is one byte below `N`.
+///
+/// ```
+/// use fix_core::typed::{Level, MessageDef, SlotSets, msg_type_index};
+/// static HB: MessageDef = MessageDef { name: "Heartbeat", msg_type: b"0", admin: true,
+///     body: Level::EMPTY, view: Level::EMPTY, slot_of: &[], sets: SlotSets::NONE };
+/// static INDEX: [u16; 128] = msg_type_index::<128>(&[&HB]);
+/// assert_eq!((INDEX[b'0' as usize], INDEX[b'1' as usize]), (1, 0));
+/// ```
+pub const fn msg_type_index<const N: usize>(messages: &[&MessageDef]) -> [u16; N] {
+    let mut index = [0u16; N];
+    let mut i = 0;
+    // Positions past u16::MAX - 1 stay out of the index and are binary-searched.
+    while i < messages.len() && i < u16::MAX as usize {
+        if let [b] = messages[i].msg_type
+            && (*b as usize) < N
+        {
+            index[*b as usize] = i as u16 + 1;
+        }
+        i += 1;
+    }
+    index
+}
+
+/// A [`Tables::checks`] entry's format: `ValueFormat::ALL[code & FORMAT]`.
+const FORMAT: u32 = 0x1f;
+/// A [`Tables::checks`] entry's bit for a defined field.
+const DEFINED: u32 = 1 << 5;
+/// A [`Tables::checks`] entry's bit for free text that is not enumerated: a
+/// non-empty value is good.
+const FREE: u32 = 1 << 6;
+/// A [`Tables::checks`] entry's bit for an enumerated field.
+const ENUMERATED: u32 = 1 << 7;
+/// A [`Tables::checks`] entry's bit for an enumerated field whose values are all
+/// one byte of the field's format (not a multiple-value type): a value is good
+/// when it is one byte of the field's `byte_set`, which settles its format too.
+const ONE_BYTE: u32 = 1 << 8;
+/// A [`Tables::checks`] entry's field position in [`Tables::fields`] starts here.
+const POSITION_SHIFT: u32 = 9;
+
+/// Whether `f` is enumerated with one-byte values only, each of its format, and
+/// not of a multiple-value type: its `byte_set` then decides a value alone.
+const fn one_byte_of_format(f: &FieldDef) -> bool {
+    let Some(set) = f.byte_set else {
+        return false;
+    };
+    if f.ty.is_multiple() {
+        return false;
+    }
+    let mut b = 0usize;
+    while b < 256 {
+        if set[b / 64] & (1 << (b % 64)) != 0 && !f.format.accepts_byte(b as u8) {
+            return false;
+        }
+        b += 1;
+    }
+    true
+}
+
+/// Builds a [`Tables::checks`] table of `N` entries from `fields` at compile
+/// time: each field's format, whether it is enumerated or free text, and its
+/// position in `fields`, by tag.
+///
+/// ```
+/// use fix_core::typed::{FieldDef, field_checks};
+/// use fix_core::FieldType;
+/// static FIELDS: &[FieldDef] = &[FieldDef::new(54, "Side", FieldType::Char, &[b"1", b"2"])];
+/// static CHECKS: [u32; 56] = field_checks::<56>(FIELDS);
+/// assert!(CHECKS[54] != 0 && CHECKS[55] == 0);
+/// ```
+pub const fn field_checks<const N: usize>(fields: &[FieldDef]) -> [u32; N] {
+    let mut checks = [0u32; N];
+    let mut i = 0;
+    while i < fields.len() {
+        let f = &fields[i];
+        let free = matches!(
+            f.format,
+            validate::ValueFormat::String
+                | validate::ValueFormat::Data
+                | validate::ValueFormat::Unchecked
+        ) && f.values.is_empty();
+        if (f.tag as usize) < N {
+            checks[f.tag as usize] = (f.format as u32)
+                | DEFINED
+                | if free { FREE } else { 0 }
+                | if f.values.is_empty() { 0 } else { ENUMERATED }
+                | if one_byte_of_format(f) { ONE_BYTE } else { 0 }
+                | (i as u32) << POSITION_SHIFT;
+        }
+        i += 1;
+    }
+    checks
 }
 
 /// Builds a [`Tables::by_tag`] index of `N` entries from `fields` at compile
@@ -280,6 +405,28 @@ pub const fn slot_table<const N: usize>(tags: &[u32]) -> [u16; N] {
     table
 }
 
+/// The [`MessageDef::sets`] of a message's combined level (`view`): its required
+/// slots and its group counters' slots as bit sets, at compile time.
+///
+/// ```
+/// use fix_core::typed::{Level, slot_sets};
+/// static VIEW: Level = Level { tags: &[8, 112, 10], by_tag: &[0, 2, 1], required: &[0, 2], groups: &[], index: &[] };
+/// assert_eq!(slot_sets(&VIEW).required[0], 0b101);
+/// ```
+pub const fn slot_sets(view: &Level) -> SlotSets {
+    let mut groups = [0u16; validate::DENSE_SLOTS];
+    let n = view.groups.len();
+    if n > groups.len() || view.tags.len() > validate::DENSE_SLOTS {
+        return SlotSets::NONE;
+    }
+    let mut i = 0;
+    while i < n {
+        groups[i] = view.groups[i].0;
+        i += 1;
+    }
+    SlotSets::new(view.tags.len(), view.required, groups.split_at(n).0)
+}
+
 /// The group counters of a message's combined level ([`MessageDef::view`]) from its
 /// sections' (header, body, trailer): each section's `(slot, group)` pairs with the
 /// section's first slot added, in order, so a message's table names its body's
@@ -325,6 +472,45 @@ pub const fn view_groups<const N: usize>(
 }
 
 impl Tables {
+    /// [`validate::Schema::value_ok`] from the field's [`checks`](Self::checks)
+    /// entry: free text is done with it; a format is checked from it; listed
+    /// values are the field's entry's.
+    #[inline(always)]
+    pub(super) fn value_ok(&self, tag: u32, bytes: &[u8], range: core::ops::Range<usize>) -> bool {
+        let Some(&code) = self.checks.get(tag as usize) else {
+            return self.field(tag).is_some_and(|f| {
+                f.format.accepts_in(bytes, range.clone())
+                    && f.accepts(bytes.get(range).unwrap_or_default())
+            });
+        };
+        if code & FREE != 0 {
+            return true;
+        }
+        if code & ONE_BYTE != 0 {
+            let set = self.fields.get((code >> POSITION_SHIFT) as usize);
+            let value = bytes.get(range).unwrap_or_default();
+            return set
+                .and_then(|f| f.byte_set.as_ref())
+                .is_some_and(|set| validate::byte_set_contains(set, value));
+        }
+        let format = validate::ValueFormat::ALL.get((code & FORMAT) as usize);
+        let (Some(format), true) = (format, code & DEFINED != 0) else {
+            return false;
+        };
+        if !format.accepts_in(bytes, range.clone()) {
+            return false;
+        }
+        if code & ENUMERATED == 0 {
+            return true;
+        }
+        let Some(f) = self.fields.get((code >> POSITION_SHIFT) as usize) else {
+            return false;
+        };
+        let value = bytes.get(range).unwrap_or_default();
+        // A MsgType (35) is checked when its message's table is built.
+        (tag == 35 && self.message(value).is_some_and(|m| m.sets.msg_type_ok())) || f.listed(value)
+    }
+
     /// The field with tag `tag` (`O(1)` through [`by_tag`](Self::by_tag), `O(log n)`
     /// past it).
     #[inline]
@@ -336,8 +522,16 @@ impl Tables {
         self.fields.get(i)
     }
 
-    /// The message with MsgType `msg_type` (`O(log n)`).
+    /// The message with MsgType `msg_type` (`O(1)` through
+    /// [`by_msg_type`](Self::by_msg_type) for a one-byte MsgType, `O(log n)`
+    /// otherwise).
+    #[inline]
     pub fn message(&self, msg_type: &[u8]) -> Option<&'static MessageDef> {
+        if let [b] = msg_type
+            && let Some(&i) = self.by_msg_type.get(usize::from(*b))
+        {
+            return self.messages.get(usize::from(i).checked_sub(1)?).copied();
+        }
         // MsgTypes are a byte or two: comparing them inline beats calling memcmp.
         let i = self
             .messages

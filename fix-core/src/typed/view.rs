@@ -59,7 +59,7 @@ impl<'a, const N: usize> View<'a, N> {
     /// the same slots.
     ///
     /// ```
-    /// use fix_core::typed::{Level, MessageDef, View, slot_table};
+    /// use fix_core::typed::{Level, MessageDef, SlotSets, View, slot_table};
     /// use fix_core::{Fields, Parser};
     /// static TAGS: &[u32] = &[8, 9, 35, 112, 10];
     /// static HB: MessageDef = MessageDef {
@@ -67,6 +67,7 @@ impl<'a, const N: usize> View<'a, N> {
     ///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
     ///     view: Level { tags: TAGS, by_tag: &[0, 1, 4, 2, 3], required: &[], groups: &[], index: &[] },
     ///     slot_of: &slot_table::<114>(TAGS),
+    ///     sets: SlotSets::NONE,
     /// };
     /// let bytes = b"8=FIX.4.4\x019=12\x0135=0\x01112=T1\x0110=040\x01";
     /// let mut fields = Fields::<8>::new();

@@ -5,10 +5,12 @@
 //! the const tables generated for a dictionary crate, or a dictionary loaded at run
 //! time. It allocates nothing.
 
+mod dense;
 mod reject;
 mod schema;
 mod validator;
 
+pub use dense::{DENSE_SLOTS, Dense, SlotSets};
 pub use reject::{Echo, Invalid, Reject, SessionRejectReason};
 pub use schema::{
     FieldInfo, Group, Layout, Member, Schema, ValueFormat, byte_set_contains, value_listed,

@@ -6,11 +6,13 @@
 //! QuickFIX XML file (`fix_dict::Dictionary`). Validation is written once, here,
 //! against these traits.
 
+use super::dense::Dense;
 use crate::value::{
     Char, Country, Currency, Decimal, Exchange, LocalMktDate, MonthYear, MultipleCharValue,
     MultipleValueString, TzTimeOnly, TzTimestamp, UtcDateOnly, UtcTimeOnly, UtcTimestamp,
     parse_int, parse_uint,
 };
+use core::ops::Range;
 
 /// A field's value format, as far as validation checks it (SessionRejectReason 6):
 /// what a dictionary's [`FieldType`](crate::FieldType) maps to.
@@ -103,10 +105,77 @@ impl ValueFormat {
         }
     }
 
+    /// Every format, in declaration order: `ALL[f as usize]` is `f`, so a table
+    /// built at compile time can hold a format as one byte.
+    ///
+    /// ```
+    /// use fix_core::validate::ValueFormat;
+    /// assert_eq!(ValueFormat::ALL[ValueFormat::Decimal as usize], ValueFormat::Decimal);
+    /// ```
+    pub const ALL: [ValueFormat; 21] = {
+        use ValueFormat::*;
+        [
+            Int,
+            UInt,
+            DayOfMonth,
+            Decimal,
+            Char,
+            Boolean,
+            String,
+            MultipleCharValue,
+            MultipleValueString,
+            Country,
+            Currency,
+            Exchange,
+            MonthYear,
+            UtcTimestamp,
+            UtcTimeOnly,
+            UtcDateOnly,
+            LocalMktDate,
+            TzTimeOnly,
+            TzTimestamp,
+            Data,
+            Unchecked,
+        ]
+    };
+
+    /// [`accepts`](Self::accepts) for the value at `range` of a message's `bytes`
+    /// (not empty): the same answer, a decimal read in one vector block from the
+    /// bytes around it.
+    ///
+    /// ```
+    /// use fix_core::validate::ValueFormat;
+    /// let bytes = b"44=187.25\x01";
+    /// assert!(ValueFormat::Decimal.accepts_in(bytes, 3..9));
+    /// assert!(!ValueFormat::UInt.accepts_in(bytes, 3..9));
+    /// ```
+    #[inline(always)]
+    pub fn accepts_in(self, bytes: &[u8], range: Range<usize>) -> bool {
+        match self {
+            ValueFormat::String | ValueFormat::Data | ValueFormat::Unchecked => true,
+            ValueFormat::Decimal => Self::accepts_decimal_in(bytes, range),
+            format => format.accepts(bytes.get(range).unwrap_or_default()),
+        }
+    }
+
+    /// Whether the one-byte value `b` has this format, decided in a `const`
+    /// (tables built at compile time use it): `true` only when
+    /// [`accepts`](Self::accepts) is, `false` also when not sure.
+    pub(crate) const fn accepts_byte(self, b: u8) -> bool {
+        match self {
+            ValueFormat::String | ValueFormat::Data | ValueFormat::Unchecked => true,
+            ValueFormat::Char => Char::new(b).is_some(),
+            ValueFormat::Int | ValueFormat::UInt => b.is_ascii_digit(),
+            ValueFormat::DayOfMonth => matches!(b, b'1'..=b'9'),
+            ValueFormat::Boolean => matches!(b, b'Y' | b'N'),
+            _ => false,
+        }
+    }
+
     /// `ValueFormat::Decimal.accepts` for the value at `range` of a message's
     /// `bytes`, read from the sixteen bytes that end where the value ends.
     #[inline(always)]
-    pub(crate) fn accepts_decimal_in(bytes: &[u8], range: core::ops::Range<usize>) -> bool {
+    pub(crate) fn accepts_decimal_in(bytes: &[u8], range: Range<usize>) -> bool {
         shape::decimal_in(bytes, range.start, range.end)
             || bytes
                 .get(range)
@@ -203,6 +272,45 @@ pub trait Schema {
         None
     }
 
+    /// Whether the value at `range` of `bytes` (a message's bytes; the value is
+    /// not empty) passes every value check of field `tag`: its format and, when
+    /// it is enumerated, its listed values; `false` when the dictionary does not
+    /// define `tag`. The default asks [`field_info`](Self::field_info) and
+    /// [`value_allowed`](Self::value_allowed); dictionaries that decided each
+    /// field's checks at build time answer with one lookup.
+    ///
+    /// ```
+    /// use fix_core::validate::Schema;
+    /// fn side_ok<S: Schema>(schema: &S) -> bool {
+    ///     let bytes = b"54=1\x01";
+    ///     schema.value_ok(54, bytes, 3..4)
+    /// }
+    /// ```
+    #[inline]
+    fn value_ok(&self, tag: u32, bytes: &[u8], range: Range<usize>) -> bool {
+        let Some(info) = self.field_info(tag) else {
+            return false;
+        };
+        let value = bytes.get(range.clone()).unwrap_or_default();
+        info.format.accepts_in(bytes, range) && (!info.enumerated || self.value_allowed(tag, value))
+    }
+
+    /// The message with this MsgType as a [`Dense`] table, when the dictionary
+    /// decided at build time where each of its tags goes (generated tables do):
+    /// the validator then tries its fast path first. `None` (the default): the
+    /// walk alone.
+    ///
+    /// ```
+    /// use fix_core::validate::Schema;
+    /// fn has_fast_path<S: Schema>(schema: &S) -> bool {
+    ///     schema.dense(b"8").is_some()
+    /// }
+    /// ```
+    fn dense(&self, msg_type: &[u8]) -> Option<Dense<'_>> {
+        let _ = msg_type;
+        None
+    }
+
     /// The standard header.
     fn header_layout(&self) -> &Self::Layout;
 
@@ -236,6 +344,14 @@ impl<T: Schema + ?Sized> Schema for &T {
 
     fn byte_set(&self, tag: u32) -> Option<[u64; 4]> {
         (**self).byte_set(tag)
+    }
+
+    fn value_ok(&self, tag: u32, bytes: &[u8], range: Range<usize>) -> bool {
+        (**self).value_ok(tag, bytes, range)
+    }
+
+    fn dense(&self, msg_type: &[u8]) -> Option<Dense<'_>> {
+        (**self).dense(msg_type)
     }
 
     fn header_layout(&self) -> &Self::Layout {
@@ -432,9 +548,10 @@ mod shape {
         let first = 1u16 << (16 - n);
         let (digits, dots, minus) = (m.digits & value, m.dots & value, m.minus & value);
         // Only digits, one `.` at most, a `-` only first, and a digit somewhere.
+        // (A `-` only first: no bit of `minus` but `first`.)
         digits | dots | minus == value
             && dots & dots.wrapping_sub(1) == 0
-            && (minus == 0 || minus == first)
+            && minus & !first == 0
             && digits != 0
     }
 
@@ -506,6 +623,28 @@ mod tests {
     use super::shape;
     use crate::value::UtcTimestamp;
     use std::format;
+
+    /// What a table decides at compile time of a one-byte value's format holds
+    /// at run time: for every format and byte.
+    #[test]
+    fn accepts_byte_is_accepts() {
+        for format in super::ValueFormat::ALL {
+            for b in 0..=255u8 {
+                if format.accepts_byte(b) {
+                    assert!(format.accepts(&[b]), "{format:?} {b}");
+                }
+            }
+        }
+    }
+
+    /// `ValueFormat::ALL[f as usize]` is `f`: tables that store a format as its
+    /// index read it back.
+    #[test]
+    fn all_formats_in_order() {
+        for (i, &format) in super::ValueFormat::ALL.iter().enumerate() {
+            assert_eq!(format as usize, i);
+        }
+    }
 
     /// Reading a decimal from the block that ends with it answers as the plain
     /// shape check does: every value of up to four bytes over an alphabet where

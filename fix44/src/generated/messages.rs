@@ -9,6 +9,13 @@ pub static HEARTBEAT: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 112, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(1).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 30],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<64>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "Heartbeat",
         msg_type: b"0",
@@ -20,14 +27,9 @@ pub static HEARTBEAT: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<2>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 30],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -53,6 +55,13 @@ pub static TEST_REQUEST: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 112, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(1).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 30],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<64>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "TestRequest",
         msg_type: b"1",
@@ -64,14 +73,9 @@ pub static TEST_REQUEST: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<2>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 30],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -104,6 +108,13 @@ pub static RESEND_REQUEST: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 7, 16, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(2).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 31],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<64>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "ResendRequest",
         msg_type: b"2",
@@ -115,14 +126,9 @@ pub static RESEND_REQUEST: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<4>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 31],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -163,6 +169,13 @@ pub static REJECT: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 45, 371, 372, 373, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(7).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 36],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<128>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "Reject",
         msg_type: b"3",
@@ -174,14 +187,9 @@ pub static REJECT: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<16>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 36],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -235,6 +243,13 @@ pub static SEQUENCE_RESET: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 123, 36, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(2).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 28, 31],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<64>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "SequenceReset",
         msg_type: b"4",
@@ -246,14 +261,9 @@ pub static SEQUENCE_RESET: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<4>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 28, 31],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -292,6 +302,13 @@ pub static LOGOUT: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(3).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 32],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<128>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "Logout",
         msg_type: b"5",
@@ -303,14 +320,9 @@ pub static LOGOUT: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<8>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 32],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -359,6 +371,15 @@ pub static IOI: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 83, 90, 122],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 34, 70, 82, 92, 93, 99, 105], &[26, 34, 70, 82, 92, 93, 99, 105]),
+    };
     t::MessageDef {
         name: "IOI",
         msg_type: b"6",
@@ -372,20 +393,9 @@ pub static IOI: t::MessageDef = {
                 256,
             >(BODY, &[7, 43, 55, 65, 66, 72, 78], &[7, 43, 55, 65, 66, 72, 78]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 83, 90, 122],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(
-                ALL,
-                &[26, 34, 70, 82, 92, 93, 99, 105],
-                &[26, 34, 70, 82, 92, 93, 99, 105],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -528,6 +538,13 @@ pub static ADVERTISEMENT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 5] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 75, 76, 91],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<256>(ALL, &[26, 34, 70, 73, 74], &[26, 34, 70, 73, 74]),
+    };
     t::MessageDef {
         name: "Advertisement",
         msg_type: b"7",
@@ -539,16 +556,9 @@ pub static ADVERTISEMENT: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<128>(BODY, &[7, 43, 46, 47], &[7, 43, 46, 47]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 75, 76, 91],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 34, 70, 73, 74], &[26, 34, 70, 73, 74]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -674,6 +684,19 @@ pub static EXECUTION_REPORT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 10] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 46, 48, 49, 116, 170, 171, 172, 247],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(
+            ALL,
+            &[26, 39, 41, 67, 103, 115, 117, 241, 242, 244],
+            &[26, 39, 41, 67, 103, 115, 117, 241, 242, 244],
+        ),
+    };
     t::MessageDef {
         name: "ExecutionReport",
         msg_type: b"8",
@@ -691,20 +714,9 @@ pub static EXECUTION_REPORT: t::MessageDef = {
                 &[12, 14, 40, 76, 88, 90, 214, 215, 217],
             ),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 46, 48, 49, 116, 170, 171, 172, 247],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 39, 41, 67, 103, 115, 117, 241, 242, 244],
-                &[26, 39, 41, 67, 103, 115, 117, 241, 242, 244],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -1282,6 +1294,13 @@ pub static ORDER_CANCEL_REJECT: t::MessageDef = {
         66, 1, 660, 581, 229, 75, 60, 434, 102, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(21).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 30, 32, 33, 43, 50],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<128>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "OrderCancelReject",
         msg_type: b"9",
@@ -1293,14 +1312,9 @@ pub static ORDER_CANCEL_REJECT: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<64>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 30, 32, 33, 43, 50],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<662>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -1417,6 +1431,13 @@ pub static LOGON: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 40],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 34], &[26, 34]),
+    };
     t::MessageDef {
         name: "Logon",
         msg_type: b"A",
@@ -1428,14 +1449,9 @@ pub static LOGON: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[7], &[7]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 40],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 34], &[26, 34]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<791>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -1570,6 +1586,15 @@ pub static NEWS: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 29, 36, 42],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            128,
+        >(ALL, &[26, 32, 33, 34, 35, 36], &[26, 32, 33, 34, 35, 36]),
+    };
     t::MessageDef {
         name: "News",
         msg_type: b"B",
@@ -1581,16 +1606,9 @@ pub static NEWS: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[5, 6, 7, 8, 9], &[5, 6, 7, 8, 9]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 29, 36, 42],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                128,
-            >(ALL, &[26, 32, 33, 34, 35, 36], &[26, 32, 33, 34, 35, 36]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<713>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -1673,6 +1691,15 @@ pub static EMAIL: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 39, 44],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            128,
+        >(ALL, &[26, 33, 34, 35, 36, 39], &[26, 33, 34, 35, 36, 39]),
+    };
     t::MessageDef {
         name: "Email",
         msg_type: b"C",
@@ -1684,16 +1711,9 @@ pub static EMAIL: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[6, 7, 8, 9, 12], &[6, 7, 8, 9, 12]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 39, 44],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                128,
-            >(ALL, &[26, 33, 34, 35, 36, 39], &[26, 33, 34, 35, 36, 39]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<713>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -1798,6 +1818,15 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 106, 108, 116, 185],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(ALL, &[26, 30, 40, 50, 56, 92, 104, 109], &[26, 30, 40, 50, 56, 92, 104, 109]),
+    };
     t::MessageDef {
         name: "NewOrderSingle",
         msg_type: b"D",
@@ -1811,20 +1840,9 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
                 512,
             >(BODY, &[3, 13, 23, 29, 65, 77, 82], &[3, 13, 23, 29, 65, 77, 82]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 106, 108, 116, 185],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 30, 40, 50, 56, 92, 104, 109],
-                &[26, 30, 40, 50, 56, 92, 104, 109],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -2160,6 +2178,13 @@ pub static NEW_ORDER_LIST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 43, 45, 48],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 45], &[26, 45]),
+    };
     t::MessageDef {
         name: "NewOrderList",
         msg_type: b"E",
@@ -2171,14 +2196,9 @@ pub static NEW_ORDER_LIST: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<64>(BODY, &[18], &[18]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 43, 45, 48],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 45], &[26, 45]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<895>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -2311,6 +2331,13 @@ pub static ORDER_CANCEL_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 5] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 91, 92, 104],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<256>(ALL, &[26, 37, 42, 78, 90], &[26, 37, 42, 78, 90]),
+    };
     t::MessageDef {
         name: "OrderCancelRequest",
         msg_type: b"F",
@@ -2322,16 +2349,9 @@ pub static ORDER_CANCEL_REQUEST: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<256>(BODY, &[10, 15, 51, 63], &[10, 15, 51, 63]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 91, 92, 104],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 37, 42, 78, 90], &[26, 37, 42, 78, 90]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -2456,6 +2476,15 @@ pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 7] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 31, 32, 108, 109, 116, 184],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(ALL, &[26, 28, 44, 54, 59, 95, 107], &[26, 28, 44, 54, 59, 95, 107]),
+    };
     t::MessageDef {
         name: "OrderCancelReplaceRequest",
         msg_type: b"G",
@@ -2469,16 +2498,9 @@ pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
                 512,
             >(BODY, &[1, 17, 27, 32, 68, 80], &[1, 17, 27, 32, 68, 80]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 31, 32, 108, 109, 116, 184],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(ALL, &[26, 28, 44, 54, 59, 95, 107], &[26, 28, 44, 54, 59, 95, 107]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -2822,6 +2844,13 @@ pub static ORDER_STATUS_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 5] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 28, 88, 91],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<256>(ALL, &[26, 31, 39, 75, 87], &[26, 31, 39, 75, 87]),
+    };
     t::MessageDef {
         name: "OrderStatusRequest",
         msg_type: b"H",
@@ -2833,16 +2862,9 @@ pub static ORDER_STATUS_REQUEST: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<128>(BODY, &[4, 12, 48, 60], &[4, 12, 48, 60]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 28, 88, 91],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 31, 39, 75, 87], &[26, 31, 39, 75, 87]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -2939,6 +2961,19 @@ pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 11] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 37, 43, 101, 108, 121, 156],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(
+            ALL,
+            &[26, 38, 39, 48, 84, 89, 99, 100, 120, 144, 153],
+            &[26, 38, 39, 48, 84, 89, 99, 100, 120, 144, 153],
+        ),
+    };
     t::MessageDef {
         name: "AllocationInstruction",
         msg_type: b"J",
@@ -2956,20 +2991,9 @@ pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
                 &[11, 12, 21, 57, 62, 72, 73, 93, 117, 126],
             ),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 37, 43, 101, 108, 121, 156],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 38, 39, 48, 84, 89, 99, 100, 120, 144, 153],
-                &[26, 38, 39, 48, 84, 89, 99, 100, 120, 144, 153],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -3257,6 +3281,13 @@ pub static LIST_CANCEL_REQUEST: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 66, 60, 229, 75, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(7).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 36],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<128>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "ListCancelRequest",
         msg_type: b"K",
@@ -3268,14 +3299,9 @@ pub static LIST_CANCEL_REQUEST: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<16>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 36],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -3331,6 +3357,13 @@ pub static LIST_EXECUTE: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 66, 391, 390, 60, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(7).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 30, 36],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<128>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "ListExecute",
         msg_type: b"L",
@@ -3342,14 +3375,9 @@ pub static LIST_EXECUTE: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<16>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 30, 36],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -3402,6 +3430,13 @@ pub static LIST_STATUS_REQUEST: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 66, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(4).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 33],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<128>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "ListStatusRequest",
         msg_type: b"M",
@@ -3413,14 +3448,9 @@ pub static LIST_STATUS_REQUEST: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<8>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 33],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -3466,6 +3496,13 @@ pub static LIST_STATUS: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 31, 36, 38, 41],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 38], &[26, 38]),
+    };
     t::MessageDef {
         name: "ListStatus",
         msg_type: b"N",
@@ -3477,14 +3514,9 @@ pub static LIST_STATUS: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[11], &[11]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 31, 36, 38, 41],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 38], &[26, 38]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<895>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -3585,6 +3617,13 @@ pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 32, 45],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 28, 42], &[26, 28, 42]),
+    };
     t::MessageDef {
         name: "AllocationInstructionAck",
         msg_type: b"P",
@@ -3596,14 +3635,9 @@ pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[1, 15], &[1, 15]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 32, 45],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 28, 42], &[26, 28, 42]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<810>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -3707,6 +3741,13 @@ pub static DONT_KNOW_TRADE: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 5] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 30, 76, 89],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<256>(ALL, &[26, 35, 71, 74, 75], &[26, 35, 71, 74, 75]),
+    };
     t::MessageDef {
         name: "DontKnowTrade",
         msg_type: b"Q",
@@ -3718,16 +3759,9 @@ pub static DONT_KNOW_TRADE: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<128>(BODY, &[8, 44, 47, 48], &[8, 44, 47, 48]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 30, 76, 89],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 35, 71, 74, 75], &[26, 35, 71, 74, 75]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -3812,6 +3846,13 @@ pub static QUOTE_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 37],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
+    };
     t::MessageDef {
         name: "QuoteRequest",
         msg_type: b"R",
@@ -3823,14 +3864,9 @@ pub static QUOTE_REQUEST: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<16>(BODY, &[4], &[4]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 37],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<646>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -3908,6 +3944,15 @@ pub static QUOTE: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 28, 154],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(ALL, &[26, 31, 33, 40, 76, 88, 100, 104], &[26, 31, 33, 40, 76, 88, 100, 104]),
+    };
     t::MessageDef {
         name: "Quote",
         msg_type: b"S",
@@ -3921,20 +3966,9 @@ pub static QUOTE: t::MessageDef = {
                 256,
             >(BODY, &[4, 6, 13, 49, 61, 73, 77], &[4, 6, 13, 49, 61, 73, 77]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 28, 154],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 31, 33, 40, 76, 88, 100, 104],
-                &[26, 31, 33, 40, 76, 88, 100, 104],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -4183,6 +4217,13 @@ pub static SETTLEMENT_INSTRUCTIONS: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 35, 39],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 36], &[26, 36]),
+    };
     t::MessageDef {
         name: "SettlementInstructions",
         msg_type: b"T",
@@ -4194,14 +4235,9 @@ pub static SETTLEMENT_INSTRUCTIONS: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[9], &[9]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 35, 39],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 36], &[26, 36]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<794>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -4281,6 +4317,13 @@ pub static MARKET_DATA_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 4] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 35, 36, 42],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 35, 36, 37], &[26, 35, 36, 37]),
+    };
     t::MessageDef {
         name: "MarketDataRequest",
         msg_type: b"V",
@@ -4292,14 +4335,9 @@ pub static MARKET_DATA_REQUEST: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[8, 9, 10], &[8, 9, 10]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 35, 36, 42],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 35, 36, 37], &[26, 35, 36, 37]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<817>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -4405,6 +4443,15 @@ pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 76, 81],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 32, 68, 71, 72, 76], &[26, 32, 68, 71, 72, 76]),
+    };
     t::MessageDef {
         name: "MarketDataSnapshotFullRefresh",
         msg_type: b"W",
@@ -4418,16 +4465,9 @@ pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
                 128,
             >(BODY, &[5, 41, 44, 45, 49], &[5, 41, 44, 45, 49]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 76, 81],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 32, 68, 71, 72, 76], &[26, 32, 68, 71, 72, 76]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -4503,6 +4543,13 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 28, 33],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 28], &[26, 28]),
+    };
     t::MessageDef {
         name: "MarketDataIncrementalRefresh",
         msg_type: b"X",
@@ -4514,14 +4561,9 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<8>(BODY, &[1], &[1]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 28, 33],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 28], &[26, 28]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<816>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -4574,6 +4616,13 @@ pub static MARKET_DATA_REQUEST_REJECT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 35],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
+    };
     t::MessageDef {
         name: "MarketDataRequestReject",
         msg_type: b"Y",
@@ -4585,14 +4634,9 @@ pub static MARKET_DATA_REQUEST_REJECT: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<16>(BODY, &[2], &[2]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 35],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<818>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -4652,6 +4696,13 @@ pub static QUOTE_CANCEL: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 40],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 31, 37], &[26, 31, 37]),
+    };
     t::MessageDef {
         name: "QuoteCancel",
         msg_type: b"Z",
@@ -4663,14 +4714,9 @@ pub static QUOTE_CANCEL: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[4, 10], &[4, 10]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 40],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 31, 37], &[26, 31, 37]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<662>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -4761,6 +4807,15 @@ pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 92],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 33, 69, 81, 82, 83], &[26, 33, 69, 81, 82, 83]),
+    };
     t::MessageDef {
         name: "QuoteStatusRequest",
         msg_type: b"a",
@@ -4774,16 +4829,9 @@ pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
                 128,
             >(BODY, &[6, 42, 54, 55, 56], &[6, 42, 54, 55, 56]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 92],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 33, 69, 81, 82, 83], &[26, 33, 69, 81, 82, 83]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -4862,6 +4910,13 @@ pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 29, 43],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 33, 40], &[26, 33, 40]),
+    };
     t::MessageDef {
         name: "MassQuoteAcknowledgement",
         msg_type: b"b",
@@ -4873,14 +4928,9 @@ pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[6, 13], &[6, 13]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 29, 43],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 33, 40], &[26, 33, 40]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<662>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -4975,6 +5025,15 @@ pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 87],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 33, 69, 74, 75, 82], &[26, 33, 69, 74, 75, 82]),
+    };
     t::MessageDef {
         name: "SecurityDefinitionRequest",
         msg_type: b"c",
@@ -4988,16 +5047,9 @@ pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
                 128,
             >(BODY, &[6, 42, 47, 48, 55], &[6, 42, 47, 48, 55]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 87],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 33, 69, 74, 75, 82], &[26, 33, 69, 74, 75, 82]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -5101,6 +5153,15 @@ pub static SECURITY_DEFINITION: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 89],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 34, 70, 75, 76, 83], &[26, 34, 70, 75, 76, 83]),
+    };
     t::MessageDef {
         name: "SecurityDefinition",
         msg_type: b"d",
@@ -5114,16 +5175,9 @@ pub static SECURITY_DEFINITION: t::MessageDef = {
                 128,
             >(BODY, &[7, 43, 48, 49, 56], &[7, 43, 48, 49, 56]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 89],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 34, 70, 75, 76, 83], &[26, 34, 70, 75, 76, 83]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -5231,6 +5285,15 @@ pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 77, 82],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 32, 68, 73, 74, 75], &[26, 32, 68, 73, 74, 75]),
+    };
     t::MessageDef {
         name: "SecurityStatusRequest",
         msg_type: b"e",
@@ -5244,16 +5307,9 @@ pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
                 128,
             >(BODY, &[5, 41, 46, 47, 48], &[5, 41, 46, 47, 48]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 77, 82],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 32, 68, 73, 74, 75], &[26, 32, 68, 73, 74, 75]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -5336,6 +5392,15 @@ pub static SECURITY_STATUS: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 98],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 32, 68, 73, 74, 75], &[26, 32, 68, 73, 74, 75]),
+    };
     t::MessageDef {
         name: "SecurityStatus",
         msg_type: b"f",
@@ -5349,16 +5414,9 @@ pub static SECURITY_STATUS: t::MessageDef = {
                 256,
             >(BODY, &[5, 41, 46, 47, 48], &[5, 41, 46, 47, 48]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 98],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 32, 68, 73, 74, 75], &[26, 32, 68, 73, 74, 75]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -5475,6 +5533,13 @@ pub static TRADING_SESSION_STATUS_REQUEST: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 335, 336, 625, 338, 339, 263, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(6).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 32, 35],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<128>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "TradingSessionStatusRequest",
         msg_type: b"g",
@@ -5486,14 +5551,9 @@ pub static TRADING_SESSION_STATUS_REQUEST: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<16>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 32, 35],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -5553,6 +5613,13 @@ pub static TRADING_SESSION_STATUS: t::MessageDef = {
         341, 342, 343, 344, 345, 387, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(17).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 28, 33, 46],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<128>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "TradingSessionStatus",
         msg_type: b"h",
@@ -5564,14 +5631,9 @@ pub static TRADING_SESSION_STATUS: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<64>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 28, 33, 46],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -5678,6 +5740,13 @@ pub static MASS_QUOTE: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 28, 37, 40],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 31, 37], &[26, 31, 37]),
+    };
     t::MessageDef {
         name: "MassQuote",
         msg_type: b"i",
@@ -5689,14 +5758,9 @@ pub static MASS_QUOTE: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[4, 10], &[4, 10]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 28, 37, 40],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 31, 37], &[26, 31, 37]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<662>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -5767,6 +5831,13 @@ pub static BUSINESS_MESSAGE_REJECT: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 45, 372, 379, 380, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(7).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 28, 30, 36],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<128>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "BusinessMessageReject",
         msg_type: b"j",
@@ -5778,14 +5849,9 @@ pub static BUSINESS_MESSAGE_REJECT: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<16>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 28, 30, 36],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -5851,6 +5917,13 @@ pub static BID_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 31, 32, 50, 51, 58],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 37, 38], &[26, 37, 38]),
+    };
     t::MessageDef {
         name: "BidRequest",
         msg_type: b"k",
@@ -5862,14 +5935,9 @@ pub static BID_REQUEST: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<64>(BODY, &[10, 11], &[10, 11]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 31, 32, 50, 51, 58],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 37, 38], &[26, 37, 38]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -6015,6 +6083,13 @@ pub static BID_RESPONSE: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 29, 32],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
+    };
     t::MessageDef {
         name: "BidResponse",
         msg_type: b"l",
@@ -6026,14 +6101,9 @@ pub static BID_RESPONSE: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<8>(BODY, &[2], &[2]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 29, 32],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -6082,6 +6152,13 @@ pub static LIST_STRIKE_PRICE: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 34],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 30, 31], &[26, 30, 31]),
+    };
     t::MessageDef {
         name: "ListStrikePrice",
         msg_type: b"m",
@@ -6093,14 +6170,9 @@ pub static LIST_STRIKE_PRICE: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<16>(BODY, &[3, 4], &[3, 4]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 34],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 30, 31], &[26, 30, 31]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<895>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -6157,6 +6229,13 @@ pub static XM_LNON_FIX: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(0).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 29],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<64>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "XMLnonFIX",
         msg_type: b"n",
@@ -6168,14 +6247,9 @@ pub static XM_LNON_FIX: t::MessageDef = {
             groups: &[],
             index: &[],
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 29],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -6205,6 +6279,13 @@ pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 4] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 41],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 31, 37, 38], &[26, 31, 37, 38]),
+    };
     t::MessageDef {
         name: "RegistrationInstructions",
         msg_type: b"o",
@@ -6216,14 +6297,9 @@ pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[4, 10, 11], &[4, 10, 11]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 41],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 31, 37, 38], &[26, 31, 37, 38]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<662>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -6313,6 +6389,13 @@ pub static REGISTRATION_INSTRUCTIONS_RESPONSE: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 34, 39],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
+    };
     t::MessageDef {
         name: "RegistrationInstructionsResponse",
         msg_type: b"p",
@@ -6324,14 +6407,9 @@ pub static REGISTRATION_INSTRUCTIONS_RESPONSE: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[4], &[4]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 34, 39],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<662>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -6423,6 +6501,13 @@ pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 5] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 123, 129],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<512>(ALL, &[26, 36, 72, 79, 121], &[26, 36, 72, 79, 121]),
+    };
     t::MessageDef {
         name: "OrderMassCancelRequest",
         msg_type: b"q",
@@ -6434,16 +6519,9 @@ pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<256>(BODY, &[9, 45, 52, 94], &[9, 45, 52, 94]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 123, 129],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(ALL, &[26, 36, 72, 79, 121], &[26, 36, 72, 79, 121]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -6539,6 +6617,15 @@ pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 29, 31, 32, 135],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(ALL, &[26, 35, 42, 78, 85, 127], &[26, 35, 42, 78, 85, 127]),
+    };
     t::MessageDef {
         name: "OrderMassCancelReport",
         msg_type: b"r",
@@ -6552,16 +6639,9 @@ pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
                 256,
             >(BODY, &[8, 15, 51, 58, 100], &[8, 15, 51, 58, 100]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 29, 31, 32, 135],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(ALL, &[26, 35, 42, 78, 85, 127], &[26, 35, 42, 78, 85, 127]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -6687,6 +6767,15 @@ pub static NEW_ORDER_CROSS: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 87, 89, 139],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(ALL, &[26, 30, 35, 71, 74, 75, 83, 88], &[26, 30, 35, 71, 74, 75, 83, 88]),
+    };
     t::MessageDef {
         name: "NewOrderCross",
         msg_type: b"s",
@@ -6700,16 +6789,9 @@ pub static NEW_ORDER_CROSS: t::MessageDef = {
                 256,
             >(BODY, &[3, 8, 44, 47, 48, 56, 61], &[3, 8, 44, 47, 48, 56, 61]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 87, 89, 139],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(ALL, &[26, 30, 35, 71, 74, 75, 83, 88], &[26, 30, 35, 71, 74, 75, 83, 88]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -6943,6 +7025,15 @@ pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 30, 31, 32, 89, 91, 141],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(ALL, &[26, 32, 37, 73, 76, 77, 85, 90], &[26, 32, 37, 73, 76, 77, 85, 90]),
+    };
     t::MessageDef {
         name: "CrossOrderCancelReplaceRequest",
         msg_type: b"t",
@@ -6956,16 +7047,9 @@ pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
                 256,
             >(BODY, &[5, 10, 46, 49, 50, 58, 63], &[5, 10, 46, 49, 50, 58, 63]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 30, 31, 32, 89, 91, 141],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(ALL, &[26, 32, 37, 73, 76, 77, 85, 90], &[26, 32, 37, 73, 76, 77, 85, 90]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -7203,6 +7287,15 @@ pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 30, 31, 32, 78, 81],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 32, 37, 73, 76, 77], &[26, 32, 37, 73, 76, 77]),
+    };
     t::MessageDef {
         name: "CrossOrderCancelRequest",
         msg_type: b"u",
@@ -7216,16 +7309,9 @@ pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
                 128,
             >(BODY, &[5, 10, 46, 49, 50], &[5, 10, 46, 49, 50]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 30, 31, 32, 78, 81],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 32, 37, 73, 76, 77], &[26, 32, 37, 73, 76, 77]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -7308,6 +7394,13 @@ pub static SECURITY_TYPE_REQUEST: t::MessageDef = {
         93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(9).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 38],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<128>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "SecurityTypeRequest",
         msg_type: b"v",
@@ -7319,14 +7412,9 @@ pub static SECURITY_TYPE_REQUEST: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<32>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 38],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<764>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -7391,6 +7479,13 @@ pub static SECURITY_TYPES: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 41],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 32], &[26, 32]),
+    };
     t::MessageDef {
         name: "SecurityTypes",
         msg_type: b"w",
@@ -7402,14 +7497,9 @@ pub static SECURITY_TYPES: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[5], &[5]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 41],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 32], &[26, 32]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<895>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -7502,6 +7592,15 @@ pub static SECURITY_LIST_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 95],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 33, 69, 74, 84, 85], &[26, 33, 69, 74, 84, 85]),
+    };
     t::MessageDef {
         name: "SecurityListRequest",
         msg_type: b"x",
@@ -7515,16 +7614,9 @@ pub static SECURITY_LIST_REQUEST: t::MessageDef = {
                 256,
             >(BODY, &[6, 42, 47, 57, 58], &[6, 42, 47, 57, 58]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 95],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 33, 69, 74, 84, 85], &[26, 33, 69, 74, 84, 85]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -7616,6 +7708,13 @@ pub static SECURITY_LIST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 35],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 32], &[26, 32]),
+    };
     t::MessageDef {
         name: "SecurityList",
         msg_type: b"y",
@@ -7627,14 +7726,9 @@ pub static SECURITY_LIST: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<16>(BODY, &[5], &[5]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 35],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 32], &[26, 32]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<895>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -7703,6 +7797,13 @@ pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 86],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<256>(ALL, &[26, 33, 75], &[26, 33, 75]),
+    };
     t::MessageDef {
         name: "DerivativeSecurityListRequest",
         msg_type: b"z",
@@ -7714,14 +7815,9 @@ pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<128>(BODY, &[6, 48], &[6, 48]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 86],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<256>(ALL, &[26, 33, 75], &[26, 33, 75]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<943>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -7810,6 +7906,13 @@ pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 4] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 82],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<256>(ALL, &[26, 34, 76, 79], &[26, 34, 76, 79]),
+    };
     t::MessageDef {
         name: "DerivativeSecurityList",
         msg_type: b"AA",
@@ -7821,14 +7924,9 @@ pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<128>(BODY, &[7, 49, 52], &[7, 49, 52]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 82],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<256>(ALL, &[26, 34, 76, 79], &[26, 34, 76, 79]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<943>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -7916,6 +8014,15 @@ pub static NEW_ORDER_MULTILEG: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 52, 98, 100, 107, 160],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(ALL, &[26, 30, 40, 50, 57, 93, 96, 98], &[26, 30, 40, 50, 57, 93, 96, 98]),
+    };
     t::MessageDef {
         name: "NewOrderMultileg",
         msg_type: b"AB",
@@ -7929,16 +8036,9 @@ pub static NEW_ORDER_MULTILEG: t::MessageDef = {
                 512,
             >(BODY, &[3, 13, 23, 30, 66, 69, 71], &[3, 13, 23, 30, 66, 69, 71]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 52, 98, 100, 107, 160],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(ALL, &[26, 30, 40, 50, 57, 93, 96, 98], &[26, 30, 40, 50, 57, 93, 96, 98]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -8274,6 +8374,15 @@ pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 55, 101, 103, 110, 163],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(ALL, &[26, 33, 43, 53, 60, 96, 99, 101], &[26, 33, 43, 53, 60, 96, 99, 101]),
+    };
     t::MessageDef {
         name: "MultilegOrderCancelReplace",
         msg_type: b"AC",
@@ -8287,20 +8396,9 @@ pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
                 512,
             >(BODY, &[6, 16, 26, 33, 69, 72, 74], &[6, 16, 26, 33, 69, 72, 74]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 55, 101, 103, 110, 163],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 33, 43, 53, 60, 96, 99, 101],
-                &[26, 33, 43, 53, 60, 96, 99, 101],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -8647,6 +8745,15 @@ pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 117],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 43, 48, 84, 89, 99, 100, 101], &[26, 43, 48, 84, 89, 99, 100, 101]),
+    };
     t::MessageDef {
         name: "TradeCaptureReportRequest",
         msg_type: b"AD",
@@ -8660,20 +8767,9 @@ pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
                 256,
             >(BODY, &[16, 21, 57, 62, 72, 73, 74], &[16, 21, 57, 62, 72, 73, 74]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 117],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(
-                ALL,
-                &[26, 43, 48, 84, 89, 99, 100, 101],
-                &[26, 43, 48, 84, 89, 99, 100, 101],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -8867,6 +8963,19 @@ pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 49, 118, 119, 124, 140, 146, 152],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(
+            ALL,
+            &[26, 55, 91, 115, 136, 139, 141, 146],
+            &[26, 55, 91, 115, 136, 139, 141, 146],
+        ),
+    };
     t::MessageDef {
         name: "TradeCaptureReport",
         msg_type: b"AE",
@@ -8880,20 +8989,9 @@ pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
                 256,
             >(BODY, &[28, 64, 88, 109, 112, 114, 119], &[28, 64, 88, 109, 112, 114, 119]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 49, 118, 119, 124, 140, 146, 152],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 55, 91, 115, 136, 139, 141, 146],
-                &[26, 55, 91, 115, 136, 139, 141, 146],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -9196,6 +9294,15 @@ pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 127],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 29, 38, 74, 81, 123], &[26, 29, 38, 74, 81, 123]),
+    };
     t::MessageDef {
         name: "OrderMassStatusRequest",
         msg_type: b"AF",
@@ -9209,16 +9316,9 @@ pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
                 256,
             >(BODY, &[2, 11, 47, 54, 96], &[2, 11, 47, 54, 96]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 127],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 29, 38, 74, 81, 123], &[26, 29, 38, 74, 81, 123]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -9296,6 +9396,13 @@ pub static QUOTE_REQUEST_REJECT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 30, 36],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 30], &[26, 30]),
+    };
     t::MessageDef {
         name: "QuoteRequestReject",
         msg_type: b"AG",
@@ -9307,14 +9414,9 @@ pub static QUOTE_REQUEST_REJECT: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<16>(BODY, &[3], &[3]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 30, 36],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 30], &[26, 30]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<660>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -9379,6 +9481,13 @@ pub static RFQ_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 28], &[26, 28]),
+    };
     t::MessageDef {
         name: "RFQRequest",
         msg_type: b"AH",
@@ -9390,14 +9499,9 @@ pub static RFQ_REQUEST: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<8>(BODY, &[1], &[1]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 28], &[26, 28]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<646>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -9462,6 +9566,15 @@ pub static QUOTE_STATUS_REPORT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 29, 156],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(ALL, &[26, 32, 39, 75, 87, 99, 103, 104], &[26, 32, 39, 75, 87, 99, 103, 104]),
+    };
     t::MessageDef {
         name: "QuoteStatusReport",
         msg_type: b"AI",
@@ -9475,20 +9588,9 @@ pub static QUOTE_STATUS_REPORT: t::MessageDef = {
                 256,
             >(BODY, &[5, 12, 48, 60, 72, 76, 77], &[5, 12, 48, 60, 72, 76, 77]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 29, 156],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 32, 39, 75, 87, 99, 103, 104],
-                &[26, 32, 39, 75, 87, 99, 103, 104],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -9756,6 +9858,15 @@ pub static QUOTE_RESPONSE: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 156],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(ALL, &[26, 34, 35, 42, 78, 90, 102, 106], &[26, 34, 35, 42, 78, 90, 102, 106]),
+    };
     t::MessageDef {
         name: "QuoteResponse",
         msg_type: b"AJ",
@@ -9769,20 +9880,9 @@ pub static QUOTE_RESPONSE: t::MessageDef = {
                 256,
             >(BODY, &[7, 8, 15, 51, 63, 75, 79], &[7, 8, 15, 51, 63, 75, 79]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 156],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 34, 35, 42, 78, 90, 102, 106],
-                &[26, 34, 35, 42, 78, 90, 102, 106],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -10059,6 +10159,22 @@ pub static CONFIRMATION: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 13] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[
+            0, 1, 2, 3, 4, 9, 20, 27, 30, 31, 34, 40, 41, 106, 108, 111, 112, 115, 132,
+            143, 165,
+        ],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(
+            ALL,
+            &[26, 35, 36, 42, 47, 83, 88, 98, 99, 111, 155, 161, 162],
+            &[26, 35, 36, 42, 47, 83, 88, 98, 99, 111, 155, 161, 162],
+        ),
+    };
     t::MessageDef {
         name: "Confirmation",
         msg_type: b"AK",
@@ -10076,23 +10192,9 @@ pub static CONFIRMATION: t::MessageDef = {
                 &[8, 9, 15, 20, 56, 61, 71, 72, 84, 128, 134, 135],
             ),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[
-                0, 1, 2, 3, 4, 9, 20, 27, 30, 31, 34, 40, 41, 106, 108, 111, 112, 115,
-                132, 143, 165,
-            ],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 35, 36, 42, 47, 83, 88, 98, 99, 111, 155, 161, 162],
-                &[26, 35, 36, 42, 47, 83, 88, 98, 99, 111, 155, 161, 162],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -10410,6 +10512,15 @@ pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 32, 36, 38, 86, 97],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 35, 43, 79, 83, 84, 85, 87], &[26, 35, 43, 79, 83, 84, 85, 87]),
+    };
     t::MessageDef {
         name: "PositionMaintenanceRequest",
         msg_type: b"AL",
@@ -10423,16 +10534,9 @@ pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
                 256,
             >(BODY, &[8, 16, 52, 56, 57, 58, 60], &[8, 16, 52, 56, 57, 58, 60]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 32, 36, 38, 86, 97],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 35, 43, 79, 83, 84, 85, 87], &[26, 35, 43, 79, 83, 84, 85, 87]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -10589,6 +10693,19 @@ pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 9] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 31, 32, 34, 38, 40, 88, 98],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(
+            ALL,
+            &[26, 37, 45, 81, 85, 86, 87, 89, 90],
+            &[26, 37, 45, 81, 85, 86, 87, 89, 90],
+        ),
+    };
     t::MessageDef {
         name: "PositionMaintenanceReport",
         msg_type: b"AM",
@@ -10602,20 +10719,9 @@ pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
                 256,
             >(BODY, &[10, 18, 54, 58, 59, 60, 62, 63], &[10, 18, 54, 58, 59, 60, 62, 63]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 31, 32, 34, 38, 40, 88, 98],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(
-                ALL,
-                &[26, 37, 45, 81, 85, 86, 87, 89, 90],
-                &[26, 37, 45, 81, 85, 86, 87, 89, 90],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -10780,6 +10886,15 @@ pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 7] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32, 34, 81, 85, 93],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 31, 39, 75, 79, 80, 84], &[26, 31, 39, 75, 79, 80, 84]),
+    };
     t::MessageDef {
         name: "RequestForPositions",
         msg_type: b"AN",
@@ -10793,16 +10908,9 @@ pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
                 128,
             >(BODY, &[4, 12, 48, 52, 53, 57], &[4, 12, 48, 52, 53, 57]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32, 34, 81, 85, 93],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 31, 39, 75, 79, 80, 84], &[26, 31, 39, 75, 79, 80, 84]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -10937,6 +11045,15 @@ pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 32, 34, 36, 90],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 33, 41, 77, 81, 82], &[26, 33, 41, 77, 81, 82]),
+    };
     t::MessageDef {
         name: "RequestForPositionsAck",
         msg_type: b"AO",
@@ -10950,16 +11067,9 @@ pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
                 128,
             >(BODY, &[6, 14, 50, 54, 55], &[6, 14, 50, 54, 55]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 32, 34, 36, 90],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 33, 41, 77, 81, 82], &[26, 33, 41, 77, 81, 82]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -11081,6 +11191,15 @@ pub static POSITION_REPORT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 33, 34, 38, 40, 85, 86, 87, 99],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 37, 45, 81, 88, 89, 90, 91], &[26, 37, 45, 81, 88, 89, 90, 91]),
+    };
     t::MessageDef {
         name: "PositionReport",
         msg_type: b"AP",
@@ -11094,16 +11213,9 @@ pub static POSITION_REPORT: t::MessageDef = {
                 256,
             >(BODY, &[10, 18, 54, 61, 62, 63, 64], &[10, 18, 54, 61, 62, 63, 64]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 33, 34, 38, 40, 85, 86, 87, 99],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 37, 45, 81, 88, 89, 90, 91], &[26, 37, 45, 81, 88, 89, 90, 91]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -11268,6 +11380,13 @@ pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 5] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 31, 32, 86],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<256>(ALL, &[26, 37, 73, 76, 77], &[26, 37, 73, 76, 77]),
+    };
     t::MessageDef {
         name: "TradeCaptureReportRequestAck",
         msg_type: b"AQ",
@@ -11279,16 +11398,9 @@ pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<128>(BODY, &[10, 46, 49, 50], &[10, 46, 49, 50]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 31, 32, 86],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 37, 73, 76, 77], &[26, 37, 73, 76, 77]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -11408,6 +11520,15 @@ pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 34, 108],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 49, 85, 89, 95, 105], &[26, 49, 85, 89, 95, 105]),
+    };
     t::MessageDef {
         name: "TradeCaptureReportAck",
         msg_type: b"AR",
@@ -11421,16 +11542,9 @@ pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
                 256,
             >(BODY, &[22, 58, 62, 68, 78], &[22, 58, 62, 68, 78]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 34, 108],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 49, 85, 89, 95, 105], &[26, 49, 85, 89, 95, 105]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -11644,6 +11758,19 @@ pub static ALLOCATION_REPORT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 11] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 33, 34, 41, 47, 105, 112, 125, 160],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(
+            ALL,
+            &[26, 42, 43, 52, 88, 93, 103, 104, 124, 148, 157],
+            &[26, 42, 43, 52, 88, 93, 103, 104, 124, 148, 157],
+        ),
+    };
     t::MessageDef {
         name: "AllocationReport",
         msg_type: b"AS",
@@ -11661,22 +11788,9 @@ pub static ALLOCATION_REPORT: t::MessageDef = {
                 &[15, 16, 25, 61, 66, 76, 77, 97, 121, 130],
             ),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[
-                0, 1, 2, 3, 4, 9, 20, 27, 29, 33, 34, 41, 47, 105, 112, 125, 160,
-            ],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 42, 43, 52, 88, 93, 103, 104, 124, 148, 157],
-                &[26, 42, 43, 52, 88, 93, 103, 104, 124, 148, 157],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -11990,6 +12104,13 @@ pub static ALLOCATION_REPORT_ACK: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32, 33, 46],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 29, 43], &[26, 29, 43]),
+    };
     t::MessageDef {
         name: "AllocationReportAck",
         msg_type: b"AT",
@@ -12001,14 +12122,9 @@ pub static ALLOCATION_REPORT_ACK: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<64>(BODY, &[2, 16], &[2, 16]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32, 33, 46],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 29, 43], &[26, 29, 43]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<810>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -12107,6 +12223,13 @@ pub static CONFIRMATION_ACK: t::MessageDef = {
         93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(9).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 38],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<128>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "ConfirmationAck",
         msg_type: b"AU",
@@ -12118,14 +12241,9 @@ pub static CONFIRMATION_ACK: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<32>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 38],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<942>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -12197,6 +12315,13 @@ pub static SETTLEMENT_INSTRUCTION_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 44],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
+    };
     t::MessageDef {
         name: "SettlementInstructionRequest",
         msg_type: b"AV",
@@ -12208,14 +12333,9 @@ pub static SETTLEMENT_INSTRUCTION_REQUEST: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[2], &[2]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 44],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<793>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -12319,6 +12439,17 @@ pub static ASSIGNMENT_REPORT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[
+            0, 1, 2, 3, 4, 9, 20, 27, 32, 82, 83, 84, 86, 88, 89, 90, 91, 92, 98,
+        ],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(ALL, &[26, 30, 37, 73, 77, 78, 79, 80], &[26, 30, 37, 73, 77, 78, 79, 80]),
+    };
     t::MessageDef {
         name: "AssignmentReport",
         msg_type: b"AW",
@@ -12332,18 +12463,9 @@ pub static ASSIGNMENT_REPORT: t::MessageDef = {
                 256,
             >(BODY, &[3, 10, 46, 50, 51, 52, 53], &[3, 10, 46, 50, 51, 52, 53]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[
-                0, 1, 2, 3, 4, 9, 20, 27, 32, 82, 83, 84, 86, 88, 89, 90, 91, 92, 98,
-            ],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(ALL, &[26, 30, 37, 73, 77, 78, 79, 80], &[26, 30, 37, 73, 77, 78, 79, 80]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -12518,6 +12640,19 @@ pub static COLLATERAL_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 11] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 129],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(
+            ALL,
+            &[26, 31, 38, 39, 44, 80, 96, 97, 101, 103, 118],
+            &[26, 31, 38, 39, 44, 80, 96, 97, 101, 103, 118],
+        ),
+    };
     t::MessageDef {
         name: "CollateralRequest",
         msg_type: b"AX",
@@ -12535,20 +12670,9 @@ pub static COLLATERAL_REQUEST: t::MessageDef = {
                 &[4, 11, 12, 17, 53, 69, 70, 74, 76, 91],
             ),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 129],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 31, 38, 39, 44, 80, 96, 97, 101, 103, 118],
-                &[26, 31, 38, 39, 44, 80, 96, 97, 101, 103, 118],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -12764,6 +12888,19 @@ pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 12] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 30, 32, 137],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(
+            ALL,
+            &[26, 34, 41, 42, 47, 83, 99, 100, 104, 106, 121, 126],
+            &[26, 34, 41, 42, 47, 83, 99, 100, 104, 106, 121, 126],
+        ),
+    };
     t::MessageDef {
         name: "CollateralAssignment",
         msg_type: b"AY",
@@ -12781,20 +12918,9 @@ pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
                 &[7, 14, 15, 20, 56, 72, 73, 77, 79, 94, 99],
             ),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 30, 32, 137],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 34, 41, 42, 47, 83, 99, 100, 104, 106, 121, 126],
-                &[26, 34, 41, 42, 47, 83, 99, 100, 104, 106, 121, 126],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -13030,6 +13156,19 @@ pub static COLLATERAL_RESPONSE: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 11] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 32, 34, 128],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(
+            ALL,
+            &[26, 35, 42, 43, 48, 84, 100, 101, 105, 107, 122],
+            &[26, 35, 42, 43, 48, 84, 100, 101, 105, 107, 122],
+        ),
+    };
     t::MessageDef {
         name: "CollateralResponse",
         msg_type: b"AZ",
@@ -13047,20 +13186,9 @@ pub static COLLATERAL_RESPONSE: t::MessageDef = {
                 &[8, 15, 16, 21, 57, 73, 74, 78, 80, 95],
             ),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 32, 34, 128],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 35, 42, 43, 48, 84, 100, 101, 105, 107, 122],
-                &[26, 35, 42, 43, 48, 84, 100, 101, 105, 107, 122],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -13282,6 +13410,19 @@ pub static COLLATERAL_REPORT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 12] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 135],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(
+            ALL,
+            &[26, 32, 39, 40, 45, 81, 97, 98, 102, 104, 119, 124],
+            &[26, 32, 39, 40, 45, 81, 97, 98, 102, 104, 119, 124],
+        ),
+    };
     t::MessageDef {
         name: "CollateralReport",
         msg_type: b"BA",
@@ -13299,20 +13440,9 @@ pub static COLLATERAL_REPORT: t::MessageDef = {
                 &[5, 12, 13, 18, 54, 70, 71, 75, 77, 92, 97],
             ),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 135],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 32, 39, 40, 45, 81, 97, 98, 102, 104, 119, 124],
-                &[26, 32, 39, 40, 45, 81, 97, 98, 102, 104, 119, 124],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -13530,6 +13660,19 @@ pub static COLLATERAL_INQUIRY: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 12] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 134],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            512,
+        >(
+            ALL,
+            &[26, 28, 32, 39, 40, 45, 81, 97, 98, 102, 118, 123],
+            &[26, 28, 32, 39, 40, 45, 81, 97, 98, 102, 118, 123],
+        ),
+    };
     t::MessageDef {
         name: "CollateralInquiry",
         msg_type: b"BB",
@@ -13547,20 +13690,9 @@ pub static COLLATERAL_INQUIRY: t::MessageDef = {
                 &[1, 5, 12, 13, 18, 54, 70, 71, 75, 91, 96],
             ),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 134],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                512,
-            >(
-                ALL,
-                &[26, 28, 32, 39, 40, 45, 81, 97, 98, 102, 118, 123],
-                &[26, 28, 32, 39, 40, 45, 81, 97, 98, 102, 118, 123],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -13756,6 +13888,13 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
+    };
     t::MessageDef {
         name: "NetworkCounterpartySystemStatusRequest",
         msg_type: b"BC",
@@ -13767,14 +13906,9 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<8>(BODY, &[2], &[2]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<938>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -13826,6 +13960,13 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 31, 34],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
+    };
     t::MessageDef {
         name: "NetworkCounterpartySystemStatusResponse",
         msg_type: b"BD",
@@ -13837,14 +13978,9 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<16>(BODY, &[4], &[4]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 31, 34],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<939>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -13905,6 +14041,13 @@ pub static USER_REQUEST: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 923, 924, 553, 554, 925, 95, 96, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(7).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 36],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<128>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "UserRequest",
         msg_type: b"BE",
@@ -13916,14 +14059,9 @@ pub static USER_REQUEST: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<16>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 36],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<927>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -13981,6 +14119,13 @@ pub static USER_RESPONSE: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 923, 553, 926, 927, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(4).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 33],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<128>(ALL, &[26], &[26]),
+    };
     t::MessageDef {
         name: "UserResponse",
         msg_type: b"BF",
@@ -13992,14 +14137,9 @@ pub static USER_RESPONSE: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<8>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 33],
-            groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26], &[26]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<929>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -14062,6 +14202,19 @@ pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 9] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 111],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<
+            256,
+        >(
+            ALL,
+            &[26, 30, 32, 39, 40, 45, 81, 97, 98],
+            &[26, 30, 32, 39, 40, 45, 81, 97, 98],
+        ),
+    };
     t::MessageDef {
         name: "CollateralInquiryAck",
         msg_type: b"BG",
@@ -14075,20 +14228,9 @@ pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
                 256,
             >(BODY, &[3, 5, 12, 13, 18, 54, 70, 71], &[3, 5, 12, 13, 18, 54, 70, 71]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 111],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<
-                256,
-            >(
-                ALL,
-                &[26, 30, 32, 39, 40, 45, 81, 97, 98],
-                &[26, 30, 32, 39, 40, 45, 81, 97, 98],
-            ),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<949>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -14247,6 +14389,13 @@ pub static CONFIRMATION_REQUEST: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 33, 42],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
+    };
     t::MessageDef {
         name: "ConfirmationRequest",
         msg_type: b"BH",
@@ -14258,14 +14407,9 @@ pub static CONFIRMATION_REQUEST: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[2], &[2]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 33, 42],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<861>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(

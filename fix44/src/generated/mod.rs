@@ -2602,6 +2602,8 @@ pub static DICTIONARY: t::Tables = t::Tables {
     trailer: &TRAILER,
     data_fields: fc::DataFields::new(DATA_FIELD_PAIRS),
     by_tag: &t::field_index::<957>(FIELDS),
+    checks: &t::field_checks::<957>(FIELDS),
+    by_msg_type: &t::msg_type_index::<128>(MESSAGES),
 };
 /// Any message of this dictionary, by MsgType.
 #[derive(Clone, Copy, Debug)]

@@ -8,6 +8,13 @@ pub static TYPE: t::MessageDef = {
     const BODY: &[u32] = ALL.split_at(1).1.split_at(7).0;
     const GROUPS: &[(u16, &t::Group)] = &[(3, &c::OUTER_NO_LEVEL1)];
     const VIEW_GROUPS: [(u16, &t::Group); 1] = t::view_groups(&[(1, GROUPS)]);
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<16>(ALL, &[4], &[]),
+    };
     t::MessageDef {
         name: "Type",
         msg_type: b"U1",
@@ -19,14 +26,9 @@ pub static TYPE: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<16>(BODY, &[3], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<16>(ALL, &[4], &[]),
-        },
+        view: VIEW,
         slot_of: &[],
+        sets: t::SlotSets::NONE,
     }
 };
 t::message!(
@@ -73,6 +75,13 @@ t::build!(
 pub static EMPTY: t::MessageDef = {
     const ALL: &[u32] = &[35];
     const BODY: &[u32] = ALL.split_at(1).1.split_at(0).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0],
+        groups: &[],
+        index: &t::hash_index::<2>(ALL, &[], &[]),
+    };
     t::MessageDef {
         name: "Empty",
         msg_type: b"U2",
@@ -84,14 +93,9 @@ pub static EMPTY: t::MessageDef = {
             groups: &[],
             index: &[],
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0],
-            groups: &[],
-            index: &t::hash_index::<2>(ALL, &[], &[]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<37>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(

@@ -6,6 +6,13 @@ use super::{components as c, enums as e, messages as m};
 pub static HEARTBEAT: t::MessageDef = {
     const ALL: &[u32] = &[8, 9, 35, 49, 56, 34, 43, 52, 627, 112, 10];
     const BODY: &[u32] = ALL.split_at(9).1.split_at(1).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 5, 7, 10],
+        groups: &[(8, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<32>(ALL, &[8], &[8]),
+    };
     t::MessageDef {
         name: "Heartbeat",
         msg_type: b"0",
@@ -17,14 +24,9 @@ pub static HEARTBEAT: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<2>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 5, 7, 10],
-            groups: &[(8, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<32>(ALL, &[8], &[8]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -47,6 +49,13 @@ t::build!(
 pub static LOGON: t::MessageDef = {
     const ALL: &[u32] = &[8, 9, 35, 49, 56, 34, 43, 52, 627, 108, 95, 96, 10];
     const BODY: &[u32] = ALL.split_at(9).1.split_at(3).0;
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 5, 7, 9, 12],
+        groups: &[(8, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<32>(ALL, &[8], &[8]),
+    };
     t::MessageDef {
         name: "Logon",
         msg_type: b"A",
@@ -58,14 +67,9 @@ pub static LOGON: t::MessageDef = {
             groups: &[],
             index: &t::hash_index::<8>(BODY, &[], &[]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 5, 7, 9, 12],
-            groups: &[(8, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<32>(ALL, &[8], &[8]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -110,6 +114,13 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
         &[(0, &[(8, &c::HEADER_NO_HOPS)]), (9, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 5, 7, 9, 12, 17, 18, 21, 26],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<64>(ALL, &[8, 10, 15], &[8, 10, 15]),
+    };
     t::MessageDef {
         name: "NewOrderSingle",
         msg_type: b"D",
@@ -121,14 +132,9 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<64>(BODY, &[1, 6], &[1, 6]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 5, 7, 9, 12, 17, 18, 21, 26],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<64>(ALL, &[8, 10, 15], &[8, 10, 15]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -213,6 +219,13 @@ pub static EXECUTION_REPORT: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 4] = t::view_groups(
         &[(0, &[(8, &c::HEADER_NO_HOPS)]), (9, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 5, 7, 9, 11, 12, 13, 15, 20, 25, 26, 27, 32],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<128>(ALL, &[8, 14, 18, 28], &[8, 14, 18, 28]),
+    };
     t::MessageDef {
         name: "ExecutionReport",
         msg_type: b"8",
@@ -224,14 +237,9 @@ pub static EXECUTION_REPORT: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<64>(BODY, &[5, 9, 19], &[5, 9, 19]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 5, 7, 9, 11, 12, 13, 15, 20, 25, 26, 27, 32],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<128>(ALL, &[8, 14, 18, 28], &[8, 14, 18, 28]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
@@ -394,6 +402,13 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
     const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
         &[(0, &[(8, &c::HEADER_NO_HOPS)]), (9, GROUPS)],
     );
+    const VIEW: t::Level = t::Level {
+        tags: ALL,
+        by_tag: &[],
+        required: &[0, 1, 2, 3, 4, 5, 7, 10, 11],
+        groups: &VIEW_GROUPS,
+        index: &t::hash_index::<32>(ALL, &[8, 10], &[8, 10]),
+    };
     t::MessageDef {
         name: "MarketDataIncrementalRefresh",
         msg_type: b"X",
@@ -405,14 +420,9 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
             groups: GROUPS,
             index: &t::hash_index::<4>(BODY, &[1], &[1]),
         },
-        view: t::Level {
-            tags: ALL,
-            by_tag: &[],
-            required: &[0, 1, 2, 3, 4, 5, 7, 10, 11],
-            groups: &VIEW_GROUPS,
-            index: &t::hash_index::<32>(ALL, &[8, 10], &[8, 10]),
-        },
+        view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
+        sets: t::slot_sets(&VIEW).with_msg_type_ok(),
     }
 };
 t::message!(
