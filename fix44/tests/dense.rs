@@ -192,11 +192,18 @@ fn dense_tables_match_the_views() {
         assert_eq!(dense.slot_of.is_empty(), def.slot_of.is_empty());
         assert_eq!(dense.body, fix44::HEADER.len());
         assert_eq!(dense.trailer + fix44::TRAILER.len(), def.view.len());
-        assert!(
-            dense.sets.covers() && dense.sets.msg_type_ok(),
-            "{}",
-            def.name
-        );
+        // A view that requires a group is left to the walk: every message of
+        // it that passes holds a group, where the fast path gives up.
+        let requires_group = def
+            .view
+            .groups
+            .iter()
+            .any(|(s, _)| def.view.required.contains(s));
+        assert!(dense.sets.msg_type_ok(), "{}", def.name);
+        assert_eq!(dense.sets.covers(), !requires_group, "{}", def.name);
+        if requires_group {
+            continue;
+        }
         for slot in 0..def.view.len() {
             let bit = |set: &[u64; 8]| set[slot / 64] >> (slot % 64) & 1 == 1;
             let tag = def.view.tags[slot];
