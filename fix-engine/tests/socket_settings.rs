@@ -10,7 +10,6 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use fix_test_support::temp_dir::TestDir;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
@@ -140,6 +139,7 @@ async fn an_initiators_logon_carries_its_logon_tags() {
 #[test]
 fn a_directory_of_certificate_authorities_is_read() {
     use fix_engine::config::{Settings, check_files};
+    use fix_test_support::temp_dir::TestDir;
     let dir = TestDir::new("ca-directory");
     let cas = dir.join("cas");
     std::fs::create_dir_all(&cas).unwrap();
