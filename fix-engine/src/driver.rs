@@ -41,43 +41,7 @@ pub(crate) type Store = Box<dyn MessageStore + Send>;
 
 /// A session and what its connections reuse, shared by its connection task and
 /// the threads that [`send_now`](crate::SessionHandle::send_now) on it.
-pub(crate) struct SessionCell<D: Schema> {
-    slot: Mutex<Slot<D>>,
-    /// Told whenever the slot is let go, for a connection task that found it
-    /// held (a sender's sync can hold it for a disk's or a database's round
-    /// trip): the task waits for this rather than spin on the lock, which
-    /// took a core's worth of yields a paced order.
-    unlocked: tokio::sync::Notify,
-}
-
-/// The slot while held; letting it go wakes a connection task waiting for
-/// it ([`SessionCell::unlocked`]).
-pub(crate) struct Held<'a, D: Schema> {
-    guard: Option<MutexGuard<'a, Slot<D>>>,
-    unlocked: &'a tokio::sync::Notify,
-}
-
-impl<D: Schema> std::ops::Deref for Held<'_, D> {
-    type Target = Slot<D>;
-    fn deref(&self) -> &Slot<D> {
-        // Taken only by `drop`.
-        self.guard.as_deref().expect("held until dropped")
-    }
-}
-
-impl<D: Schema> std::ops::DerefMut for Held<'_, D> {
-    fn deref_mut(&mut self) -> &mut Slot<D> {
-        self.guard.as_deref_mut().expect("held until dropped")
-    }
-}
-
-impl<D: Schema> Drop for Held<'_, D> {
-    fn drop(&mut self) {
-        // Let go before telling: a task told first would find it held.
-        drop(self.guard.take());
-        self.unlocked.notify_waiters();
-    }
-}
+pub(crate) struct SessionCell<D: Schema>(Mutex<Slot<D>>);
 
 /// What a [`SessionCell`] holds.
 pub(crate) struct Slot<D: Schema> {
@@ -150,7 +114,7 @@ impl<D: Schema> SessionCell<D> {
         read_buffer: usize,
     ) -> Self {
         let metrics = SessionMetrics::new(session.id());
-        let slot = Mutex::new(Slot {
+        SessionCell(Mutex::new(Slot {
             session,
             app,
             journal,
@@ -160,44 +124,14 @@ impl<D: Schema> SessionCell<D> {
             taken: Vec::new(),
             sync_taken: Vec::new(),
             connection: Connection::Idle,
-        });
-        SessionCell {
-            slot,
-            unlocked: tokio::sync::Notify::new(),
-        }
+        }))
     }
 
-    fn held<'a>(&'a self, guard: MutexGuard<'a, Slot<D>>) -> Held<'a, D> {
-        Held {
-            guard: Some(guard),
-            unlocked: &self.unlocked,
-        }
-    }
-
-    fn lock(&self) -> Held<'_, D> {
+    fn lock(&self) -> MutexGuard<'_, Slot<D>> {
         // A panic while it was held (in the application, say) leaves the
         // session as a failed step would: the connection ends, the store's
         // records are whole. The engine goes on with its other sessions.
-        self.held(self.slot.lock().unwrap_or_else(PoisonError::into_inner))
-    }
-
-    /// The slot, for a connection task: at once when it is free, else once
-    /// whoever holds it lets it go (awaited, not spun on).
-    async fn lock_when_free(&self) -> Held<'_, D> {
-        loop {
-            if let Some(slot) = self.try_lock() {
-                return slot;
-            }
-            let unlocked = self.unlocked.notified();
-            tokio::pin!(unlocked);
-            // Listening before the second look: a release between the two
-            // is not missed.
-            unlocked.as_mut().enable();
-            if let Some(slot) = self.try_lock() {
-                return slot;
-            }
-            unlocked.await;
-        }
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Claims the session for a connection task, unless another has it:
@@ -281,10 +215,10 @@ impl<D: Schema> SessionCell<D> {
     }
 
     /// The slot, unless someone holds it now.
-    fn try_lock(&self) -> Option<Held<'_, D>> {
-        match self.slot.try_lock() {
-            Ok(g) => Some(self.held(g)),
-            Err(TryLockError::Poisoned(p)) => Some(self.held(p.into_inner())),
+    fn try_lock(&self) -> Option<MutexGuard<'_, Slot<D>>> {
+        match self.0.try_lock() {
+            Ok(g) => Some(g),
+            Err(TryLockError::Poisoned(p)) => Some(p.into_inner()),
             Err(TryLockError::WouldBlock) => None,
         }
     }
@@ -851,12 +785,14 @@ async fn drive<D: Schema>(
     let mut woke = Woke::Handle;
     loop {
         // The lock is held for the step only, never across the wait. A
-        // sender in the session holds it for one message: the task awaits
-        // its release rather than block its runtime's thread (and the other
+        // sender in the session holds it for one message: the task yields
+        // meanwhile rather than block its runtime's thread (and the other
         // sessions on it) on the lock.
-        let stepped = {
-            let mut slot = cell.lock_when_free().await;
-            step(&mut slot, shared, limits, &mut progress, woke)
+        let stepped = loop {
+            if let Some(mut slot) = cell.try_lock() {
+                break step(&mut slot, shared, limits, &mut progress, woke);
+            }
+            tokio::task::yield_now().await;
         };
         let wait = match stepped {
             Ok(w) => w,
