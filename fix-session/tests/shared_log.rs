@@ -198,6 +198,55 @@ fn segments_before_every_sessions_last_reset_are_removed() {
     );
 }
 
+/// The log's end lives in memory until its sync thread writes it (directly,
+/// past the page cache): a message must read back whole whether its bytes
+/// wait in memory, are being written, or are in a segment, across segment
+/// ends, with other sessions writing and syncing beside it.
+#[test]
+fn messages_read_back_whole_while_their_writes_wait_fly_or_land() {
+    let dir = TestDir::new("shared-read-back");
+    let log = SharedLog::open(dir.path(), small()).unwrap();
+    let now = SystemTime::now();
+    let threads: Vec<_> = (0..WRITERS)
+        .map(|i| {
+            let mut store = log.open_store(&name(i), now).unwrap();
+            std::thread::spawn(move || {
+                for seq in 1..=1500u64 {
+                    store.store(seq, &message(seq, i)).unwrap();
+                    if seq % 5 == 0 {
+                        store.sync().unwrap();
+                    } else {
+                        // Appended, not waited for: the sync thread may be
+                        // writing it as it is read.
+                        store.write_out().unwrap();
+                    }
+                    let from = seq.saturating_sub(3).max(1);
+                    let got = read_all(&mut store, from, seq, ChunkLimit::default());
+                    let want: Vec<_> = (from..=seq).map(|q| (q, message(q, i))).collect();
+                    assert_eq!(got, want, "session {i} at {seq}");
+                }
+                store.sync().unwrap();
+                read_all(&mut store, 1, u64::MAX, ChunkLimit::default())
+            })
+        })
+        .collect();
+    for (i, t) in threads.into_iter().enumerate() {
+        let all = t.join().unwrap();
+        assert_eq!(all.len(), 1500);
+        assert!(all.iter().all(|(q, m)| *m == message(*q, i as u64)));
+    }
+    assert!(segments(dir.path()).len() > 4, "the run crossed segments");
+    drop(log);
+    // And from the segments alone, once the log is opened again.
+    let log = SharedLog::open(dir.path(), small()).unwrap();
+    for i in 0..WRITERS {
+        let mut store = log.open_store(&name(i), now).unwrap();
+        let all = read_all(&mut store, 1, u64::MAX, ChunkLimit::default());
+        assert_eq!(all.len(), 1500);
+        assert!(all.iter().all(|(q, m)| *m == message(*q, i)));
+    }
+}
+
 #[test]
 fn a_store_closed_and_opened_again_goes_on_where_it_was() {
     let dir = TestDir::new("shared-reopen");

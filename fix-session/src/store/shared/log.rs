@@ -12,6 +12,7 @@ use std::thread::JoinHandle;
 use super::format;
 use super::recover;
 pub(super) use super::recover::Recovered;
+use super::tail::{self, Aligned, Piece};
 use crate::store::{IoOperation, OnDurable, StoreError, lock};
 
 /// A position in the log: the segment's number above bit 40, the offset in
@@ -99,6 +100,26 @@ pub(super) struct Writer {
     next: Option<JoinHandle<Result<(u64, File), StoreError>>>,
     pub(super) sessions: HashMap<String, SessionSlot>,
     next_number: u32,
+    /// The current segment's bytes no sync has taken, from the block
+    /// boundary before them: `tail.end()` is `offset`.
+    tail: Piece,
+    /// Earlier segments' pieces no sync has taken yet (a batch that ran
+    /// into a new segment leaves the old one's end to write).
+    sealed: Vec<Piece>,
+    /// The range of the log the sync thread is writing: a reader of it
+    /// waits for `landed` (it is in neither the pieces nor the file).
+    flying: Option<(Pos, Pos)>,
+    /// Buffers of written pieces, for the next ones.
+    spare: Vec<Aligned>,
+}
+
+impl Writer {
+    /// A buffer for a new piece: a spare one, or a new one.
+    fn buffer(&mut self) -> Aligned {
+        self.spare
+            .pop()
+            .unwrap_or_else(|| Aligned::with_capacity(tail::BLOCK))
+    }
 }
 
 /// A store's job, as the sync thread sees it: the position it waits for
@@ -169,9 +190,6 @@ struct SyncState {
     /// only for a waiter (a session with nothing to send writes its records
     /// out without asking; the next sync covers them).
     requested: Pos,
-    /// Segments written since the sync thread last took its work (a batch
-    /// that ran into a new segment leaves the old one to sync as well).
-    dirty: Vec<Arc<File>>,
     /// A sync failed: nothing more becomes durable.
     failed: Option<String>,
     /// Tasks waiting for a position.
@@ -189,6 +207,8 @@ pub(super) struct Inner {
     work: Condvar,
     /// Wakes blocked waiters after a sync.
     done: Condvar,
+    /// Wakes readers of what was flying (with `writer`'s lock).
+    landed: Condvar,
     durable: AtomicU64,
     /// A write or a sync failed: the log takes nothing more.
     poisoned: AtomicBool,
@@ -232,6 +252,7 @@ pub(super) fn segment_path(dir: &Path, number: u64) -> PathBuf {
 /// Makes segment `number` of `size` bytes: the header, zeros to the end,
 /// synced, renamed into place, the directory synced.
 fn make_segment(dir: &Path, number: u64, size: u64) -> Result<(u64, File), StoreError> {
+    let header = segment_header(number);
     let path = segment_path(dir, number);
     let tmp = path.with_extension("tmp");
     let mut file = OpenOptions::new()
@@ -241,9 +262,6 @@ fn make_segment(dir: &Path, number: u64, size: u64) -> Result<(u64, File), Store
         .truncate(true)
         .open(&tmp)
         .map_err(|e| io_err(IoOperation::Open, &tmp, e))?;
-    let mut header = [0u8; format::HEADER as usize];
-    header[..8].copy_from_slice(&format::MAGIC);
-    header[8..].copy_from_slice(&number.to_le_bytes());
     write_zeros(&mut file, size).map_err(|e| io_err(IoOperation::Allocate, &tmp, e))?;
     write_at(&file, &header, 0).map_err(|e| io_err(IoOperation::Write, &tmp, e))?;
     file.sync_all()
@@ -251,6 +269,14 @@ fn make_segment(dir: &Path, number: u64, size: u64) -> Result<(u64, File), Store
     std::fs::rename(&tmp, &path).map_err(|e| io_err(IoOperation::Rename, &path, e))?;
     lock::sync_dir(dir)?;
     Ok((number, file))
+}
+
+/// The first bytes of segment `number`.
+fn segment_header(number: u64) -> [u8; format::HEADER as usize] {
+    let mut header = [0u8; format::HEADER as usize];
+    header[..8].copy_from_slice(&format::MAGIC);
+    header[8..].copy_from_slice(&number.to_le_bytes());
+    header
 }
 
 /// Zeros written out (not a hole, not an unwritten extent): a later write
@@ -324,6 +350,23 @@ impl Log {
             reason: "no session number left",
         })?;
         let written = pos(current, offset);
+        let tail = {
+            let start = tail::round_down(offset);
+            let mut buf = Aligned::with_capacity(tail::BLOCK);
+            let mut first = vec![0u8; (offset - start) as usize];
+            if let Some(file) = segments.get(&current) {
+                let path = segment_path(dir, current);
+                read_at(file, &mut first, start)
+                    .map_err(|e| io_err(IoOperation::Read, &path, e))?;
+            }
+            buf.extend(&first);
+            Piece {
+                segment: current,
+                start,
+                fresh: offset,
+                buf,
+            }
+        };
         let inner = Arc::new(Inner {
             dir: dir.to_path_buf(),
             options,
@@ -335,11 +378,14 @@ impl Log {
                 next: None,
                 sessions: found.sessions,
                 next_number,
+                tail,
+                sealed: Vec::new(),
+                flying: None,
+                spare: Vec::new(),
             }),
             sync: Mutex::new(SyncState {
                 written,
                 requested: written,
-                dirty: Vec::new(),
                 failed: None,
                 waiting: Vec::new(),
                 stop: false,
@@ -347,6 +393,7 @@ impl Log {
             }),
             work: Condvar::new(),
             done: Condvar::new(),
+            landed: Condvar::new(),
             durable: AtomicU64::new(written),
             poisoned: AtomicBool::new(false),
             _lock: lock,
@@ -364,49 +411,87 @@ impl Log {
 }
 
 impl Inner {
-    /// Writes `batch` (whole records) at the log's end and returns where it
-    /// begins; the sync thread is told.
+    /// Appends `batch` (whole records) at the log's end, in memory, and
+    /// returns where it begins; the sync thread writes and syncs it.
     pub(super) fn append(&self, batch: &[u8]) -> Result<Pos, StoreError> {
         let mut w = lock_or_recover(&self.writer);
         if self.poisoned.load(Ordering::Acquire) {
             return Err(self.poisoned_error());
         }
         let len = batch.len() as u64;
-        let mut rolled = None;
         if w.offset + len > w.current_size {
-            rolled = Some(self.roll(&mut w, len)?);
+            self.roll(&mut w, len)?;
         }
-        let number = w.current;
-        let offset = w.offset;
-        let file = w
-            .segments
-            .get(&number)
-            .cloned()
-            .ok_or_else(|| self.poisoned_error())?;
-        if let Err(e) = write_at(&file, batch, offset) {
-            // Part of the batch may be in the file: nothing after it can be
-            // trusted to follow it.
-            self.poisoned.store(true, Ordering::Release);
-            return Err(io_err(
-                IoOperation::Write,
-                &segment_path(&self.dir, number),
-                e,
-            ));
-        }
+        let (number, offset) = (w.current, w.offset);
+        w.tail.buf.extend(batch);
         w.offset += len;
         let end = pos(number, w.offset);
         self.prepare_next(&mut w);
-        let mut s = lock_or_recover(&self.sync);
-        s.written = end;
-        if let Some(old) = rolled {
-            s.dirty.push(old);
-        }
-        if !s.dirty.iter().any(|f| Arc::ptr_eq(f, &file)) {
-            s.dirty.push(file);
-        }
-        drop(s);
+        lock_or_recover(&self.sync).written = end;
         drop(w);
         Ok(pos(number, offset))
+    }
+
+    /// Copies `out.len()` bytes of the log at `at`: from the pieces not yet
+    /// written, or from the segment (after the sync thread's write of them,
+    /// if it is writing them now).
+    pub(super) fn read(&self, at: Pos, out: &mut [u8]) -> Result<(), ReadFailure> {
+        let (segment, offset) = split(at);
+        let mut w = lock_or_recover(&self.writer);
+        loop {
+            if w.tail.read(segment, offset, out)
+                || w.sealed.iter().any(|p| p.read(segment, offset, out))
+            {
+                return Ok(());
+            }
+            match w.flying {
+                Some((from, to)) if at < to && at + out.len() as u64 > from => {
+                    w = self.landed.wait(w).unwrap_or_else(|e| e.into_inner());
+                }
+                _ => break,
+            }
+        }
+        let file = w.segments.get(&segment).cloned().ok_or(ReadFailure::Gone)?;
+        drop(w);
+        read_at(&file, out, offset).map_err(ReadFailure::Io)
+    }
+
+    /// Takes every piece with bytes no sync has written into `taken` (oldest
+    /// first) and the files of their segments into `files`; returns the
+    /// log's end, which they reach. Marks them flying.
+    fn take_pieces(&self, taken: &mut Vec<Piece>, files: &mut Vec<(u64, Arc<File>)>) -> Pos {
+        let mut w = lock_or_recover(&self.writer);
+        taken.append(&mut w.sealed);
+        if w.tail.has_fresh() {
+            let buf = w.buffer();
+            let next = w.tail.successor(buf);
+            taken.push(std::mem::replace(&mut w.tail, next));
+        }
+        for piece in taken.iter() {
+            if !files.iter().any(|(n, _)| *n == piece.segment)
+                && let Some(file) = w.segments.get(&piece.segment)
+            {
+                files.push((piece.segment, file.clone()));
+            }
+        }
+        let end = pos(w.current, w.offset);
+        w.flying = taken.first().map(|p| (pos(p.segment, p.start), end));
+        end
+    }
+
+    /// The pieces are written: their buffers go back for the next ones and
+    /// their readers read the segments.
+    fn landed(&self, taken: &mut Vec<Piece>) {
+        let mut w = lock_or_recover(&self.writer);
+        w.flying = None;
+        for mut piece in taken.drain(..) {
+            if w.spare.len() < 2 {
+                piece.buf.clear();
+                w.spare.push(piece.buf);
+            }
+        }
+        drop(w);
+        self.landed.notify_all();
     }
 
     fn poisoned_error(&self) -> StoreError {
@@ -415,14 +500,9 @@ impl Inner {
         }
     }
 
-    /// Moves the log to a new segment with room for `len` bytes; returns the
-    /// segment left, which the next sync covers too.
-    fn roll(&self, w: &mut Writer, len: u64) -> Result<Arc<File>, StoreError> {
-        let old = w
-            .segments
-            .get(&w.current)
-            .cloned()
-            .ok_or_else(|| self.poisoned_error())?;
+    /// Moves the log to a new segment with room for `len` bytes; the end of
+    /// the segment left waits for the next sync.
+    fn roll(&self, w: &mut Writer, len: u64) -> Result<(), StoreError> {
         let number = w.current + 1;
         let size = self.options.segment_size.max(len + format::HEADER);
         let made = match w.next.take() {
@@ -437,11 +517,29 @@ impl Inner {
             }
         };
         w.segments.insert(made.0, Arc::new(made.1));
+        let mut buf = w.buffer();
+        buf.extend(&segment_header(made.0));
+        let old = std::mem::replace(
+            &mut w.tail,
+            Piece {
+                segment: made.0,
+                start: 0,
+                fresh: format::HEADER,
+                buf,
+            },
+        );
+        if old.has_fresh() {
+            w.sealed.push(old);
+        } else if w.spare.len() < 2 {
+            let mut buf = old.buf;
+            buf.clear();
+            w.spare.push(buf);
+        }
         w.current = made.0;
         w.current_size = size;
         w.offset = format::HEADER;
         self.free_unneeded(w);
-        Ok(old)
+        Ok(())
     }
 
     /// Past half the segment, the next one is made on a thread of its own,
@@ -535,14 +633,6 @@ impl Inner {
         }
     }
 
-    /// The file of the segment holding `at`.
-    pub(super) fn segment(&self, at: Pos) -> Option<Arc<File>> {
-        lock_or_recover(&self.writer)
-            .segments
-            .get(&split(at).0)
-            .cloned()
-    }
-
     pub(super) fn durable(&self) -> Pos {
         self.durable.load(Ordering::Acquire)
     }
@@ -611,30 +701,40 @@ impl Inner {
     }
 }
 
-/// The sync thread: waits for a request, syncs every segment written since
-/// its last sync (all that is written, requested or not: a sync costs the
-/// same whatever it covers) with one data sync each (usually one), publishes
-/// the durable position and wakes whoever waits for it. Everything written while a sync runs is
-/// the next sync's: one sync covers every session and sender that wrote
-/// meanwhile.
+/// Why [`Inner::read`] found nothing.
+pub(super) enum ReadFailure {
+    /// The segment of the position is removed.
+    Gone,
+    Io(io::Error),
+}
+
+/// The sync thread: waits for a request, writes every piece appended since
+/// its last sync (all that is appended, requested or not: a sync costs the
+/// same whatever it covers) with one direct write each and syncs their
+/// segments with one data sync each (usually one), publishes the durable
+/// position and wakes whoever waits for it. Everything appended while a
+/// sync runs is the next sync's: one sync covers every session and sender
+/// that wrote meanwhile.
 fn sync_loop(inner: &Inner) {
-    let mut files: Vec<Arc<File>> = Vec::new();
+    let mut taken: Vec<Piece> = Vec::new();
+    let mut files: Vec<(u64, Arc<File>)> = Vec::new();
+    let mut current: Option<tail::Writer> = None;
     let mut woken: Vec<Arc<Waiting>> = Vec::new();
     loop {
-        let target = {
+        {
             let mut s = lock_or_recover(&inner.sync);
             while !s.stop && s.failed.is_none() && s.requested <= inner.durable() {
                 s = inner.work.wait(s).unwrap_or_else(|e| e.into_inner());
             }
-            // Stopping, what was written is synced once more: a clean stop
-            // leaves nothing to the page cache.
+            // Stopping, what was appended is synced once more: a clean stop
+            // leaves nothing in memory.
             if s.written <= inner.durable() || s.failed.is_some() {
                 return;
             }
-            files.append(&mut s.dirty);
-            s.written
-        };
-        let result = files.iter().try_for_each(|f| f.sync_data());
+        }
+        let target = inner.take_pieces(&mut taken, &mut files);
+        let result = write_and_sync(inner, &taken, &files, &mut current);
+        inner.landed(&mut taken);
         files.clear();
         let synced = result.is_ok();
         let mut s = lock_or_recover(&inner.sync);
@@ -655,10 +755,11 @@ fn sync_loop(inner: &Inner) {
                 }
             }
             Err(e) => {
-                // The kernel may have dropped the pages it could not write:
-                // nothing after the last good sync is known to be on disk.
+                // The kernel may have dropped the pages it could not write,
+                // or a piece is half written: nothing after the last good
+                // sync is known to be on disk.
                 inner.poisoned.store(true, Ordering::Release);
-                s.failed = Some(format!("sync of the shared log failed: {e}"));
+                s.failed = Some(format!("write or sync of the shared log failed: {e}"));
                 for w in &s.waiting {
                     w.registered.store(false, Ordering::Release);
                 }
@@ -676,4 +777,39 @@ fn sync_loop(inner: &Inner) {
             w.wake();
         }
     }
+}
+
+/// Writes `taken` to their segments and syncs each segment written; the
+/// writer of the newest segment is kept in `current` for the next sync.
+fn write_and_sync(
+    inner: &Inner,
+    taken: &[Piece],
+    files: &[(u64, Arc<File>)],
+    current: &mut Option<tail::Writer>,
+) -> io::Result<()> {
+    let mut i = 0;
+    while i < taken.len() {
+        let segment = taken[i].segment;
+        if current.as_ref().is_none_or(|w| w.segment != segment) {
+            let file = files
+                .iter()
+                .find(|(n, _)| *n == segment)
+                .map(|(_, f)| f.clone())
+                .ok_or_else(|| io::Error::other(format!("segment {segment} is gone")))?;
+            *current = Some(tail::Writer::open(
+                segment,
+                &segment_path(&inner.dir, segment),
+                file,
+            ));
+        }
+        let Some(writer) = current.as_mut() else {
+            unreachable!("opened above");
+        };
+        while i < taken.len() && taken[i].segment == segment {
+            writer.write(&taken[i])?;
+            i += 1;
+        }
+        writer.sync()?;
+    }
+    Ok(())
 }

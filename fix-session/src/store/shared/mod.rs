@@ -40,6 +40,7 @@ mod format;
 mod log;
 mod recover;
 mod store;
+mod tail;
 
 use std::path::Path;
 use std::sync::Arc;

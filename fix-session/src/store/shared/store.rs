@@ -8,7 +8,7 @@ use std::task::{Context, Poll};
 use std::time::SystemTime;
 
 use super::format::{self, MESSAGE};
-use super::log::{Inner, Log, Pos, Recovered, Waiting, read_at, segment_path, split};
+use super::log::{Inner, Log, Pos, ReadFailure, Recovered, Waiting, read_at, segment_path, split};
 use crate::store::{
     Chunk, ChunkLimit, Durable, Entry, IoOperation, MessageStore, OnDurable, State, StoreError,
     SyncDone, SyncJob, check_seq, visit_chunk,
@@ -229,7 +229,6 @@ impl SharedStore {
     fn read_entry<'a>(
         pending: &'a [u8],
         read_buf: &'a mut Vec<u8>,
-        segment: &mut Option<(u64, Arc<File>)>,
         log: &Inner,
         number: u32,
         entry: &Entry,
@@ -246,30 +245,23 @@ impl SharedStore {
         }
         let (seg, offset) = split(entry.offset);
         let path = segment_path(&log.dir, seg);
-        if segment.as_ref().is_none_or(|(n, _)| *n != seg) {
-            let file = log
-                .segment(entry.offset)
-                .ok_or_else(|| StoreError::Corrupt {
-                    path: path.clone(),
-                    offset,
-                    reason: "the segment of a stored message is gone",
-                })?;
-            *segment = Some((seg, file));
-        }
-        let Some((_, file)) = segment.as_ref() else {
-            unreachable!("set above");
-        };
-        read_message(file, entry, number, read_buf).map_err(|e| match e {
-            ReadError::Io(source) => StoreError::Io {
+        read_buf.resize(format::size(8 + entry.len as usize), 0);
+        log.read(entry.offset, read_buf).map_err(|e| match e {
+            ReadFailure::Gone => StoreError::Corrupt {
+                path: path.clone(),
+                offset,
+                reason: "the segment of a stored message is gone",
+            },
+            ReadFailure::Io(source) => StoreError::Io {
                 op: IoOperation::Read,
-                path,
+                path: path.clone(),
                 source,
             },
-            ReadError::Bad(reason) => StoreError::Corrupt {
-                path,
-                offset,
-                reason,
-            },
+        })?;
+        check_message(read_buf, entry, number).map_err(|reason| StoreError::Corrupt {
+            path,
+            offset,
+            reason,
         })
     }
 }
@@ -412,9 +404,8 @@ impl MessageStore for SharedStore {
             read_buf,
             ..
         } = self;
-        let mut segment = None;
         visit_chunk(state.range(from, to), limit, |entry| {
-            let body = Self::read_entry(pending, read_buf, &mut segment, log, *number, entry)?;
+            let body = Self::read_entry(pending, read_buf, log, *number, entry)?;
             visit(entry.seq, body);
             Ok(())
         })
