@@ -247,6 +247,33 @@ fn messages_read_back_whole_while_their_writes_wait_fly_or_land() {
     }
 }
 
+/// A step that only received asks for no sync: its records are synced
+/// anyway within `UNASKED_SYNC_AFTER`, so that the tools reading a running
+/// engine's log (and a process killed) see them.
+#[test]
+fn records_no_one_waits_for_are_synced_soon_and_the_tools_see_them() {
+    use fix_session::store::{SHARED_LOG_DIR, StoreLog, UNASKED_SYNC_AFTER};
+    let dir = TestDir::new("shared-unasked");
+    let log = SharedLog::open(&dir.path().join(SHARED_LOG_DIR), SharedLogOptions::new()).unwrap();
+    let mut store = log.open_store(&name(0), SystemTime::now()).unwrap();
+    store.store(1, &message(1, 0)).unwrap();
+    store.sync().unwrap();
+    let before = log.syncs();
+    store.advance_target_seq(1).unwrap();
+    store.advance_target_seq(2).unwrap();
+    store.write_out().unwrap();
+    let asked = Instant::now();
+    let seen = loop {
+        let tool = StoreLog::open(dir.path(), &name(0)).unwrap();
+        if tool.next_target_seq() == 3 || asked.elapsed() > Duration::from_secs(10) {
+            break tool.next_target_seq();
+        }
+        std::thread::sleep(UNASKED_SYNC_AFTER / 2);
+    };
+    assert_eq!(seen, 3, "the tool reads the received numbers");
+    assert_eq!(log.syncs() - before, 1, "one sync no one asked for");
+}
+
 #[test]
 fn a_store_closed_and_opened_again_goes_on_where_it_was() {
     let dir = TestDir::new("shared-reopen");

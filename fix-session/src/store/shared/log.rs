@@ -143,6 +143,12 @@ impl std::fmt::Debug for Waiting {
     }
 }
 
+/// What was appended and no one waits for (a step that only received) is
+/// written and synced at most this long after it was appended, when no
+/// sync asked for meanwhile covered it: the tools reading the log of a
+/// running engine, and a process killed, see it by then.
+pub const UNASKED_SYNC_AFTER: std::time::Duration = std::time::Duration::from_millis(10);
+
 /// At most this many [`OnDurable`] hooks run after one sync, before the
 /// next sync may start; the tasks of the others are woken as usual. A sync
 /// covering many sessions then does not wait for each one's socket.
@@ -427,7 +433,14 @@ impl Inner {
         w.offset += len;
         let end = pos(number, w.offset);
         self.prepare_next(&mut w);
-        lock_or_recover(&self.sync).written = end;
+        let mut s = lock_or_recover(&self.sync);
+        if s.written <= self.durable() {
+            // The first bytes no sync covers: the sync thread starts its
+            // wait for someone to ask (or its unasked sync's clock).
+            self.work.notify_one();
+        }
+        s.written = end;
+        drop(s);
         drop(w);
         Ok(pos(number, offset))
     }
@@ -724,7 +737,21 @@ fn sync_loop(inner: &Inner) {
         {
             let mut s = lock_or_recover(&inner.sync);
             while !s.stop && s.failed.is_none() && s.requested <= inner.durable() {
-                s = inner.work.wait(s).unwrap_or_else(|e| e.into_inner());
+                if s.written <= inner.durable() {
+                    s = inner.work.wait(s).unwrap_or_else(|e| e.into_inner());
+                    continue;
+                }
+                // Appended, and no one waits for it (a step that only
+                // received): synced anyway after a while, so that the
+                // tools and a killed process see it.
+                let (g, waited) = inner
+                    .work
+                    .wait_timeout(s, UNASKED_SYNC_AFTER)
+                    .unwrap_or_else(|e| e.into_inner());
+                s = g;
+                if waited.timed_out() {
+                    break;
+                }
             }
             // Stopping, what was appended is synced once more: a clean stop
             // leaves nothing in memory.

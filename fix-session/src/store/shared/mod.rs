@@ -46,7 +46,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-pub use log::{MAX_HOOKS_A_SYNC, SharedLogOptions};
+pub use log::{MAX_HOOKS_A_SYNC, SharedLogOptions, UNASKED_SYNC_AFTER};
 
 /// The shared log's directory in a store directory (`FileStorePath`), where
 /// an engine keeps it and the tools look for it.
