@@ -254,7 +254,7 @@ fn messages_read_back_whole_while_their_writes_wait_fly_or_land() {
 fn records_no_one_waits_for_are_synced_soon_and_the_tools_see_them() {
     use fix_session::store::{SHARED_LOG_DIR, StoreLog, UNASKED_SYNC_AFTER};
     let dir = TestDir::new("shared-unasked");
-    let log = SharedLog::open(&dir.path().join(SHARED_LOG_DIR), SharedLogOptions::new()).unwrap();
+    let log = SharedLog::open(dir.path().join(SHARED_LOG_DIR), SharedLogOptions::new()).unwrap();
     let mut store = log.open_store(&name(0), SystemTime::now()).unwrap();
     store.store(1, &message(1, 0)).unwrap();
     store.sync().unwrap();
