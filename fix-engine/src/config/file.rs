@@ -53,6 +53,12 @@ fn warn(warnings: &mut Vec<Warning>, w: Warning) {
 pub(super) fn parse(file: &Path, text: &str) -> Result<Settings, ConfigError> {
     let mut warnings = Vec::new();
     let (default, sessions) = sections(text, &mut warnings).map_err(|e| e.in_file(file))?;
+    // Every value in force is of its key's type, whatever the engine then
+    // does with the key: reads it, passes it over with a warning, or finds it
+    // does not apply to the session.
+    for section in default.iter().chain(&sessions) {
+        check_values(&section.entries).map_err(|e| e.in_file(file))?;
+    }
     if let Some(default) = &default {
         // A default no session uses is still checked, so that a typo there is
         // not found only when a session comes to need it.
@@ -223,6 +229,23 @@ fn read_value(info: &KeyInfo, v: &str) -> Result<Value, ErrorKind> {
         });
     }
     value::parse(info.value, v)
+}
+
+/// Each entry's value read as its row's type says ([`KeyInfo::value`]), so
+/// that a value of the wrong type is an error at its line, never a default
+/// or a warning. An empty TargetCompID is left to `target_comp_id` (an
+/// acceptor template's `*`); an application's key takes any value.
+fn check_values(entries: &[Entry]) -> Result<(), ConfigError> {
+    for e in entries {
+        let Some(fixed) = e.key.fixed() else {
+            continue;
+        };
+        if fixed == Fixed::TargetCompID && e.value.is_empty() {
+            continue;
+        }
+        read_value(fixed.info(), &e.value).map_err(|kind| at(e, kind))?;
+    }
+    Ok(())
 }
 
 /// A `[DEFAULT]` entry: its value checked, and what the engine does with it
