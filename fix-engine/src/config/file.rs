@@ -248,8 +248,9 @@ fn check_values(entries: &[Entry]) -> Result<(), ConfigError> {
     Ok(())
 }
 
-/// A `[DEFAULT]` entry: its value checked, and what the engine does with it
-/// told once.
+/// A `[DEFAULT]` entry (its value's type checked by `check_values`): what
+/// the builder checks beyond the type, and what the engine does with it told
+/// once.
 fn check_default(e: &Entry, warnings: &mut Vec<Warning>) -> Result<(), ConfigError> {
     let Some(fixed) = e.key.fixed() else {
         return Ok(());
@@ -259,18 +260,16 @@ fn check_default(e: &Entry, warnings: &mut Vec<Warning>) -> Result<(), ConfigErr
         Support::Read | Support::RoleAlias { .. } => {
             apply(scratch(), e, &mut Parts::default()).map_err(|kind| at(e, kind))?;
         }
-        Support::DatabaseStore => {
-            read_value(info, &e.value).map_err(|kind| at(e, kind))?;
-        }
+        Support::DatabaseStore => {}
         _ => unread(e, info, warnings)?,
     }
     Ok(())
 }
 
-/// An entry the engine does not read: its value checked, and a warning (or,
-/// for one that cannot be honoured, an error) saying what becomes of it.
+/// An entry the engine does not read (its value's type checked by
+/// `check_values`): a warning (or, for one that cannot be honoured, an
+/// error) saying what becomes of it.
 fn unread(e: &Entry, info: &KeyInfo, warnings: &mut Vec<Warning>) -> Result<(), ConfigError> {
-    read_value(info, &e.value).map_err(|kind| at(e, kind))?;
     let kind = match info.support {
         Support::Read | Support::RoleAlias { .. } | Support::DatabaseStore => return Ok(()),
         Support::Refused(reason) => return Err(at(e, ErrorKind::Unsupported { reason })),
@@ -546,8 +545,6 @@ fn session(
             Ok(()) => used.push(e),
             Err(_) if from_default => {}
             Err(reason) => {
-                // Its value must still be one.
-                read_value(info, &e.value).map_err(|kind| at(e, kind))?;
                 warn(
                     warnings,
                     Warning::new(
