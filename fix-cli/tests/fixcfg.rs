@@ -176,6 +176,46 @@ fn a_broken_file_fails() {
     );
 }
 
+/// A value of the wrong type is an error naming the file, the line and the
+/// key, also where the engine would pass the key over with a warning (a
+/// `[DEFAULT]`-only key in a session, a database store's key beside
+/// FileStorePath, QuickFIX/Go's name for the certificate).
+#[test]
+fn a_value_of_the_wrong_type_fails_wherever_the_key_is() {
+    let session = "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nNonStopSession=Y\n";
+    for (line, expected) in [
+        (
+            "HttpAcceptPort=70000",
+            r#":8: HttpAcceptPort: "70000" is not a port number from 1 to 65535"#,
+        ),
+        (
+            "ContinueInitializationOnError=yes",
+            r#":8: ContinueInitializationOnError: "yes" is not Y or N"#,
+        ),
+        (
+            "PostgreSQLStoreMaxSessions=-1",
+            r#":8: PostgreSQLStoreMaxSessions: "-1" is not a number of messages"#,
+        ),
+        (
+            "SocketCertificateFile=",
+            r#":8: SocketCertificateFile: "" is not a path"#,
+        ),
+        (
+            "FileStorePath=st\nSleepycatDatabaseDir=",
+            r#":9: SleepycatDatabaseDir: "" is not a path"#,
+        ),
+    ] {
+        let (_dir, path) = temp("typed.cfg", &format!("{session}{line}\n"));
+        let o = fixcfg(&["check", path.to_str().unwrap()]);
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(1), "{line}: {out}");
+        assert!(
+            out.starts_with("error: ") && out.contains(&format!("typed.cfg{expected}")),
+            "{line}: {out}"
+        );
+    }
+}
+
 #[test]
 fn a_file_that_does_not_open_fails() {
     let (_dir, path) = temp(

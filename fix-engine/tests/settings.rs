@@ -6,8 +6,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use fix_engine::config::{
-    ConfigError, Endpoint, ErrorKind, Schedule, SessionBuilder, SessionSettings, Settings,
-    TimeOfDay, Transport, UtcOffset, Weekday, Zone,
+    Applies, ConfigError, Endpoint, ErrorKind, Schedule, SessionBuilder, SessionSettings, Settings,
+    Support, TimeOfDay, Transport, UtcOffset, ValueType, Weekday, Zone,
 };
 use fix_session::{Role, SessionId, SyncPolicy};
 use fix_test_support::temp_dir::TestDir;
@@ -2144,4 +2144,96 @@ fn reconnect_interval_zero_and_an_empty_template_target_load_as_quickfix_reads_t
         ),
         "{message}"
     );
+}
+
+/// A value that is not of type `ty`, or `None` for free text (which any value is).
+fn not_a(ty: ValueType) -> Option<&'static str> {
+    Some(match ty {
+        ValueType::YesNo => "true",
+        ValueType::Seconds => "ten",
+        ValueType::Count => "-1",
+        ValueType::Port => "70000",
+        ValueType::AcceptPort => "any",
+        ValueType::Path => "",
+        ValueType::Host => "a host",
+        ValueType::HostList => "a,b c",
+        ValueType::TagValue => "553",
+        ValueType::Name => "A\u{7f}B",
+        ValueType::Text => return None,
+        ValueType::TimeOfDay => "25:00:00",
+        ValueType::Day => "Someday",
+        ValueType::Days => "Mon,Someday",
+        ValueType::Zone => "Mars/Olympus",
+        ValueType::VerifyLevel => "3",
+        ValueType::ApplVerId => "FIX.9",
+        ValueType::BeginString => "FIX.9.9",
+        ValueType::ConnectionType => "both",
+        ValueType::TimePrecision => "5",
+        ValueType::QueuedWhileDown => "KEEP",
+        other => panic!("a value that is not {other}: add one here"),
+    })
+}
+
+/// Every key of the table with a value that is not of its type, in a
+/// session's section and in `[DEFAULT]`, whatever the engine does with the
+/// key (reads it, passes it over with a warning, refuses it) and whether or
+/// not it applies to the session: an error at the key's line, naming the key
+/// and what it expected, never a default or a warning.
+#[test]
+fn every_key_refuses_a_value_of_the_wrong_type() {
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    // Each row by its name, and the numbered and suffixed keys of its family.
+    let family = [
+        ("SocketConnectHost2", "SocketConnectHost"),
+        ("SocketConnectPort1", "SocketConnectPort"),
+        ("LogonTag3", "LogonTag"),
+        ("AppDataDictionary.FIX.5.0SP2", "AppDataDictionary"),
+    ];
+    let rows = fix_engine::config::keys().iter().map(|row| (row.name, row));
+    let members = family.map(|(name, of)| (name, fix_engine::config::key(of).unwrap()));
+    for (name, row) in rows.chain(members) {
+        let Some(bad) = not_a(row.value) else {
+            continue;
+        };
+        let base = match row.applies {
+            Applies::Initiator => INITIATOR,
+            _ => ACCEPTOR,
+        };
+        // The store keys of a database apply beside FileStorePath (with a
+        // warning): that is where their value could go unread.
+        let store = if row.support == Support::DatabaseStore {
+            "FileStorePath=st\n"
+        } else {
+            ""
+        };
+        let in_session = format!("{base}{store}{name}={bad}\n");
+        let session_line = in_session.lines().count();
+        let in_default = format!("[DEFAULT]\n{name}={bad}\n{base}{store}");
+        for (text, line) in [(in_session, session_line), (in_default, 2)] {
+            checked += 1;
+            let e = match Settings::parse("s.cfg", &text) {
+                Ok(s) => {
+                    wrong.push(format!(
+                        "{name}={bad:?} at line {line} loaded, with warnings {:?}",
+                        s.warnings()
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                    ));
+                    continue;
+                }
+                Err(e) => e,
+            };
+            let shown = e.to_string();
+            let expected = format!("s.cfg:{line}: {name}: {bad:?} is not ");
+            let right_kind =
+                matches!(e.kind(), ErrorKind::InvalidValue { value, .. } if value == bad);
+            if !right_kind || !shown.starts_with(&expected) || e.file().is_none() {
+                wrong.push(format!("{name}={bad:?} at line {line}: {shown}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(checked > 300, "{checked}");
 }

@@ -150,10 +150,48 @@ impl SessionBuilder {
         }
     }
 
-    /// The builder with setting `key` set to `value`.
+    /// The builder with setting `key` set to `value`, which must be of the
+    /// type of `key`'s row (another is told by `build`, never read as the
+    /// default): so the getters below meet only values of their key's type.
     pub(crate) fn with(mut self, key: Fixed, value: Value) -> Self {
+        let ty = key.info().value;
+        if !value.fits(ty) {
+            if self.pending.is_none() {
+                self.pending = Some(ConfigError::keyed(
+                    key.name(),
+                    ErrorKind::InvalidValue {
+                        value: format!("{value:?}"),
+                        expected: ty.text(),
+                    },
+                ));
+            }
+            return self;
+        }
         self.values.insert(key, value);
         self
+    }
+
+    /// The value given for `key`, read by `as_t` (a [`Value`] method for the
+    /// type of `key`'s row). `with` keeps only values of that type, so
+    /// another is a bug in the engine, and a panic rather than a default.
+    fn given<'a, T>(&'a self, key: Fixed, as_t: fn(&'a Value) -> Option<T>) -> Option<T> {
+        let v = self.values.get(&key)?;
+        Some(as_t(v).unwrap_or_else(|| panic!("{key} holds {v:?}, not {}", key.info().value)))
+    }
+
+    /// The value given for `key`, else its row's default (which the table's
+    /// own test parses), read by `as_t`; `None` when neither is.
+    fn given_or_default<T>(&self, key: Fixed, as_t: fn(&Value) -> Option<T>) -> Option<T> {
+        if self.values.contains_key(&key) {
+            return self.given(key, as_t);
+        }
+        let info = key.info();
+        let default = value::parse(info.value, info.default?)
+            .unwrap_or_else(|e| panic!("{key}'s default in the table: {e}"));
+        Some(
+            as_t(&default)
+                .unwrap_or_else(|| panic!("{key}'s default {default:?} is not {}", info.value)),
+        )
     }
 
     /// The builder keeping `key=value` as written in a file, for
@@ -981,20 +1019,14 @@ impl SessionBuilder {
         }
     }
 
-    /// A Y/N setting, or its default from the table.
+    /// A Y/N setting, or its default from the table (N without one).
     fn flag(&self, key: Fixed) -> bool {
-        match self.values.get(&key) {
-            Some(Value::Bool(b)) => *b,
-            _ => key.info().default == Some("Y"),
-        }
+        self.given_or_default(key, Value::as_bool).unwrap_or(false)
     }
 
     /// A Y/N setting, or `default` when it is not given.
     fn flag_or(&self, key: Fixed, default: bool) -> bool {
-        match self.values.get(&key) {
-            Some(Value::Bool(b)) => *b,
-            _ => default,
-        }
+        self.given(key, Value::as_bool).unwrap_or(default)
     }
 
     /// SenderSubID, SenderLocationID, TargetSubID and TargetLocationID, each
@@ -1061,14 +1093,7 @@ impl SessionBuilder {
 
     /// A number of seconds, or its default from the table.
     fn seconds(&self, key: Fixed) -> Option<Duration> {
-        match self.values.get(&key) {
-            Some(Value::Secs(d)) => Some(*d),
-            _ => key
-                .info()
-                .default
-                .and_then(|d| d.parse().ok())
-                .map(Duration::from_secs),
-        }
+        self.given_or_default(key, Value::as_secs)
     }
 
     /// A number of seconds above 0, or its default.
@@ -1080,35 +1105,27 @@ impl SessionBuilder {
         }
     }
 
+    /// A whole number, or its default from the table (0 without one).
     fn count(&self, key: Fixed) -> u64 {
-        match self.values.get(&key) {
-            Some(Value::Count(n)) => *n,
-            _ => key.info().default.and_then(|d| d.parse().ok()).unwrap_or(0),
-        }
+        self.given_or_default(key, Value::as_count).unwrap_or(0)
     }
 
     /// A socket buffer size: a number of bytes that fits the system's call.
     fn buffer_size(&self, key: Fixed) -> Result<Option<u32>, ConfigError> {
-        match self.values.get(&key) {
-            Some(Value::Count(n)) => u32::try_from(*n)
-                .map(Some)
-                .map_err(|_| invalid(key, &n.to_string(), "a number of bytes below 4 GiB")),
-            _ => Ok(None),
-        }
+        self.given(key, Value::as_count)
+            .map(|n| {
+                u32::try_from(n)
+                    .map_err(|_| invalid(key, &n.to_string(), "a number of bytes below 4 GiB"))
+            })
+            .transpose()
     }
 
     fn text(&self, key: Fixed) -> Option<&str> {
-        match self.values.get(&key) {
-            Some(Value::Text(t)) => Some(t),
-            _ => None,
-        }
+        self.given(key, Value::as_text)
     }
 
     fn path(&self, key: Fixed) -> Option<PathBuf> {
-        match self.values.get(&key) {
-            Some(Value::Path(p)) => Some(p.clone()),
-            _ => None,
-        }
+        self.given(key, Value::as_path).map(PathBuf::from)
     }
 
     /// The PostgreSQL store, when any `PostgreSQLStore*` key names where it
@@ -1138,10 +1155,11 @@ impl SessionBuilder {
         let connection = match self.text(PostgreSQLStoreConnection) {
             Some(c) => c.to_owned(),
             None => {
-                let port = match self.values.get(&PostgreSQLStorePort) {
-                    Some(Value::Port(p)) => *p,
-                    _ => 5432,
-                };
+                // QuickFIX's default, which the table leaves out so that
+                // the key alone can say the store is PostgreSQL.
+                let port = self
+                    .given(PostgreSQLStorePort, Value::as_port)
+                    .unwrap_or(5432);
                 libpq_connection(
                     self.text(PostgreSQLStoreHost).unwrap_or("localhost"),
                     port,
@@ -1272,14 +1290,11 @@ impl SessionBuilder {
                 }),
             )
         } else {
-            let port = match self.values.get(&SocketAcceptPort) {
-                Some(Value::Port(p)) => *p,
-                _ => {
-                    return Err(missing(
-                        SocketAcceptPort,
-                        "an acceptor needs a port to listen on",
-                    ));
-                }
+            let Some(port) = self.given(SocketAcceptPort, Value::as_port) else {
+                return Err(missing(
+                    SocketAcceptPort,
+                    "an acceptor needs a port to listen on",
+                ));
             };
             let address = self.text(SocketAcceptAddress);
             if let Some(a) = address
@@ -1406,10 +1421,10 @@ impl SessionBuilder {
         session.default_appl_ver_id = default_appl_ver_id.map(str::to_owned);
         session.persist_messages = self.flag(PersistMessages);
         session.sub_ids = self.sub_ids()?;
-        session.timestamp_precision = match self.values.get(&TimeStampPrecision) {
-            Some(Value::Precision(p)) => *p,
-            _ if self.flag(MillisecondsInTimeStamp) => Precision::Millis,
-            _ => Precision::Seconds,
+        session.timestamp_precision = match self.given(TimeStampPrecision, Value::as_precision) {
+            Some(p) => p,
+            None if self.flag(MillisecondsInTimeStamp) => Precision::Millis,
+            None => Precision::Seconds,
         };
         session.send_redundant_resend_requests = self.flag(SendRedundantResendRequests);
         let rate = self.count(MaxMessagesPerSecond);
@@ -1432,11 +1447,9 @@ impl SessionBuilder {
         };
         session.refresh_on_logon = self.flag(RefreshOnLogon);
 
-        let sync = match self.values.get(&FileStoreSync) {
-            Some(Value::Sync(policy)) => *policy,
-            Some(Value::Bool(false)) => SyncPolicy::Os,
-            _ => SyncPolicy::EveryRecord,
-        };
+        let sync = self
+            .given_or_default(FileStoreSync, Value::as_sync)
+            .unwrap_or(SyncPolicy::EveryRecord);
         let app = self
             .app_data_dictionaries
             .iter()
@@ -1448,35 +1461,22 @@ impl SessionBuilder {
             transport,
             tcp_nodelay: self.flag(SocketNodelay),
             reuse_address: self.flag(SocketReuseAddress),
+            // 0 is absent: the engine's limit.
             connect_timeout: self
-                .values
-                .get(&SocketConnectTimeout)
-                .and_then(|v| match v {
-                    Value::Secs(d) if !d.is_zero() => Some(*d),
-                    _ => None,
-                }),
+                .given(SocketConnectTimeout, Value::as_secs)
+                .filter(|d| !d.is_zero()),
             // Unlike SocketConnectTimeout's, a zero here is an answer (no
             // limit), so that a session can lift the engine's limit.
-            max_queued_age: match self.values.get(&QueuedMessageMaxAge) {
-                Some(Value::Secs(d)) => Some((!d.is_zero()).then_some(*d)),
-                _ => None,
-            },
-            queued_while_down: match self.values.get(&Fixed::QueuedWhileDown) {
-                Some(Value::Queued(q)) => Some(*q),
-                _ => None,
-            },
+            max_queued_age: self
+                .given(QueuedMessageMaxAge, Value::as_secs)
+                .map(|d| (!d.is_zero()).then_some(d)),
+            queued_while_down: self.given(Fixed::QueuedWhileDown, Value::as_queued),
             socket: SocketOptions {
                 send_buffer_size: self.buffer_size(SocketSendBufferSize)?,
                 receive_buffer_size: self.buffer_size(SocketReceiveBufferSize)?,
-                keepalive: match self.values.get(&SocketKeepAlive) {
-                    Some(Value::Bool(on)) => Some(*on),
-                    _ => None,
-                },
+                keepalive: self.given(SocketKeepAlive, Value::as_bool),
                 local_host: self.text(SocketConnectSourceHost).map(str::to_owned),
-                local_port: match self.values.get(&SocketConnectSourcePort) {
-                    Some(Value::Port(p)) => Some(*p),
-                    _ => None,
-                },
+                local_port: self.given(SocketConnectSourcePort, Value::as_port),
             },
             tls,
             dictionaries: DictionaryPaths {
@@ -1515,14 +1515,8 @@ impl SessionBuilder {
     /// `CertificateVerifyLevel`, or QuickFIX/J's `NeedClientAuth`, which must
     /// agree when both are given.
     fn client_auth(&self) -> Result<ClientAuth, ConfigError> {
-        let level = match self.values.get(&Fixed::CertificateVerifyLevel) {
-            Some(Value::Auth(level)) => Some(*level),
-            _ => None,
-        };
-        let need = match self.values.get(&Fixed::NeedClientAuth) {
-            Some(Value::Bool(need)) => Some(*need),
-            _ => None,
-        };
+        let level = self.given(Fixed::CertificateVerifyLevel, Value::as_auth);
+        let need = self.given(Fixed::NeedClientAuth, Value::as_bool);
         match (level, need) {
             (Some(level), Some(need)) if (level == ClientAuth::Required) != need => {
                 Err(ConfigError::keyed(
@@ -1609,4 +1603,70 @@ fn libpq_connection(
 
 fn missing(key: impl std::fmt::Display, reason: &'static str) -> ConfigError {
     ConfigError::keyed(key.to_string(), ErrorKind::Missing { reason })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn acceptor() -> SessionBuilder {
+        SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1")).socket_accept_port(5001)
+    }
+
+    /// A value of another type than its key's row is an error naming the
+    /// key, for every type: never read as the key's default.
+    #[test]
+    fn a_value_of_another_type_is_an_error_not_the_default() {
+        for (key, wrong) in [
+            (Fixed::ResetOnLogon, Value::Text("Y".into())),
+            (Fixed::LogonTimeout, Value::Count(5)),
+            (
+                Fixed::ResendRequestChunkSize,
+                Value::Secs(Duration::from_secs(5)),
+            ),
+            (Fixed::SocketAcceptPort, Value::Text("5001".into())),
+            (Fixed::FileStorePath, Value::Text("store".into())),
+            (Fixed::SocketAcceptAddress, Value::Path("127.0.0.1".into())),
+            (Fixed::CertificateVerifyLevel, Value::Bool(true)),
+            (Fixed::TimeStampPrecision, Value::Text("MICROS".into())),
+            (Fixed::QueuedWhileDown, Value::Bool(false)),
+        ] {
+            let err = acceptor().with(key, wrong.clone()).build().unwrap_err();
+            assert_eq!(err.key(), Some(key.name()), "{err}");
+            assert_eq!(
+                err.kind(),
+                &ErrorKind::InvalidValue {
+                    value: format!("{wrong:?}"),
+                    expected: key.info().value.text(),
+                },
+                "{err}"
+            );
+        }
+        // What the setters and the file give is of the row's type.
+        let s = acceptor()
+            .with(Fixed::ResetOnLogon, Value::Bool(true))
+            .file_store_path("st")
+            .file_store_sync(SyncPolicy::Os)
+            .build()
+            .unwrap();
+        assert!(s.session.reset_on_logon);
+        assert_eq!(s.store_options.sync_policy(), SyncPolicy::Os);
+    }
+
+    /// Every default in the table reads as its key's getter reads it.
+    #[test]
+    fn the_defaults_are_read_through_the_values_parser() {
+        let b = acceptor();
+        assert_eq!(
+            b.seconds(Fixed::LogonTimeout),
+            Some(Duration::from_secs(10))
+        );
+        assert_eq!(b.seconds(Fixed::HeartBtInt), None);
+        assert!(b.flag(Fixed::SocketNodelay) && !b.flag(Fixed::ResetOnLogon));
+        assert_eq!(b.count(Fixed::ResendRequestChunkSize), 0);
+        assert_eq!(
+            b.given_or_default(Fixed::FileStoreSync, Value::as_sync),
+            Some(SyncPolicy::EveryRecord)
+        );
+    }
 }

@@ -53,6 +53,12 @@ fn warn(warnings: &mut Vec<Warning>, w: Warning) {
 pub(super) fn parse(file: &Path, text: &str) -> Result<Settings, ConfigError> {
     let mut warnings = Vec::new();
     let (default, sessions) = sections(text, &mut warnings).map_err(|e| e.in_file(file))?;
+    // Every value in force is of its key's type, whatever the engine then
+    // does with the key: reads it, passes it over with a warning, or finds it
+    // does not apply to the session.
+    for section in default.iter().chain(&sessions) {
+        check_values(&section.entries).map_err(|e| e.in_file(file))?;
+    }
     if let Some(default) = &default {
         // A default no session uses is still checked, so that a typo there is
         // not found only when a session comes to need it.
@@ -225,8 +231,26 @@ fn read_value(info: &KeyInfo, v: &str) -> Result<Value, ErrorKind> {
     value::parse(info.value, v)
 }
 
-/// A `[DEFAULT]` entry: its value checked, and what the engine does with it
-/// told once.
+/// Each entry's value read as its row's type says ([`KeyInfo::value`]), so
+/// that a value of the wrong type is an error at its line, never a default
+/// or a warning. An empty TargetCompID is left to `target_comp_id` (an
+/// acceptor template's `*`); an application's key takes any value.
+fn check_values(entries: &[Entry]) -> Result<(), ConfigError> {
+    for e in entries {
+        let Some(fixed) = e.key.fixed() else {
+            continue;
+        };
+        if fixed == Fixed::TargetCompID && e.value.is_empty() {
+            continue;
+        }
+        read_value(fixed.info(), &e.value).map_err(|kind| at(e, kind))?;
+    }
+    Ok(())
+}
+
+/// A `[DEFAULT]` entry (its value's type checked by `check_values`): what
+/// the builder checks beyond the type, and what the engine does with it told
+/// once.
 fn check_default(e: &Entry, warnings: &mut Vec<Warning>) -> Result<(), ConfigError> {
     let Some(fixed) = e.key.fixed() else {
         return Ok(());
@@ -236,18 +260,16 @@ fn check_default(e: &Entry, warnings: &mut Vec<Warning>) -> Result<(), ConfigErr
         Support::Read | Support::RoleAlias { .. } => {
             apply(scratch(), e, &mut Parts::default()).map_err(|kind| at(e, kind))?;
         }
-        Support::DatabaseStore => {
-            read_value(info, &e.value).map_err(|kind| at(e, kind))?;
-        }
+        Support::DatabaseStore => {}
         _ => unread(e, info, warnings)?,
     }
     Ok(())
 }
 
-/// An entry the engine does not read: its value checked, and a warning (or,
-/// for one that cannot be honoured, an error) saying what becomes of it.
+/// An entry the engine does not read (its value's type checked by
+/// `check_values`): a warning (or, for one that cannot be honoured, an
+/// error) saying what becomes of it.
 fn unread(e: &Entry, info: &KeyInfo, warnings: &mut Vec<Warning>) -> Result<(), ConfigError> {
-    read_value(info, &e.value).map_err(|kind| at(e, kind))?;
     let kind = match info.support {
         Support::Read | Support::RoleAlias { .. } | Support::DatabaseStore => return Ok(()),
         Support::Refused(reason) => return Err(at(e, ErrorKind::Unsupported { reason })),
@@ -523,8 +545,6 @@ fn session(
             Ok(()) => used.push(e),
             Err(_) if from_default => {}
             Err(reason) => {
-                // Its value must still be one.
-                read_value(info, &e.value).map_err(|kind| at(e, kind))?;
                 warn(
                     warnings,
                     Warning::new(

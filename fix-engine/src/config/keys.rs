@@ -62,7 +62,14 @@ pub enum ValueType {
 
 impl fmt::Display for ValueType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.write_str(self.text())
+    }
+}
+
+impl ValueType {
+    /// What a value of this type is, in a few words.
+    pub(crate) fn text(self) -> &'static str {
+        match self {
             ValueType::YesNo => "Y or N",
             ValueType::Seconds => "seconds",
             ValueType::Count => "a number",
@@ -84,7 +91,7 @@ impl fmt::Display for ValueType {
             ValueType::ConnectionType => "initiator or acceptor",
             ValueType::TimePrecision => "SECONDS, MILLIS, MICROS or NANOS (or 0, 3, 6, 9)",
             ValueType::QueuedWhileDown => "WAIT or DROP",
-        })
+        }
     }
 }
 

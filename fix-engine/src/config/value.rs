@@ -26,6 +26,114 @@ pub(crate) enum Value {
     Queued(crate::QueuedWhileDown),
 }
 
+impl Value {
+    /// Whether this is a value of type `ty`, as [`parse`] makes them (and,
+    /// for a Y/N key, a [`SyncPolicy`]: `FileStoreSync`'s in code).
+    pub(crate) fn fits(&self, ty: ValueType) -> bool {
+        use ValueType as T;
+        match self {
+            Value::Bool(_) => ty == T::YesNo,
+            Value::Sync(_) => ty == T::YesNo,
+            Value::Secs(_) => ty == T::Seconds,
+            Value::Count(_) => ty == T::Count,
+            Value::Port(_) => matches!(ty, T::Port | T::AcceptPort),
+            Value::Path(_) => ty == T::Path,
+            Value::Auth(_) => ty == T::VerifyLevel,
+            Value::Precision(_) => ty == T::TimePrecision,
+            Value::Queued(_) => ty == T::QueuedWhileDown,
+            Value::Text(_) => matches!(
+                ty,
+                T::Host
+                    | T::HostList
+                    | T::TagValue
+                    | T::Name
+                    | T::Text
+                    | T::TimeOfDay
+                    | T::Day
+                    | T::Days
+                    | T::Zone
+                    | T::ApplVerId
+                    | T::BeginString
+                    | T::ConnectionType
+            ),
+        }
+    }
+
+    pub(crate) fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_secs(&self) -> Option<Duration> {
+        match self {
+            Value::Secs(d) => Some(*d),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_count(&self) -> Option<u64> {
+        match self {
+            Value::Count(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_port(&self) -> Option<u16> {
+        match self {
+            Value::Port(p) => Some(*p),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_text(&self) -> Option<&str> {
+        match self {
+            Value::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_path(&self) -> Option<&std::path::Path> {
+        match self {
+            Value::Path(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_auth(&self) -> Option<ClientAuth> {
+        match self {
+            Value::Auth(a) => Some(*a),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_precision(&self) -> Option<Precision> {
+        match self {
+            Value::Precision(p) => Some(*p),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_queued(&self) -> Option<crate::QueuedWhileDown> {
+        match self {
+            Value::Queued(q) => Some(*q),
+            _ => None,
+        }
+    }
+
+    /// `FileStoreSync`: a policy given in code, or the file's Y (every
+    /// record) or N (the system's page cache).
+    pub(crate) fn as_sync(&self) -> Option<SyncPolicy> {
+        match self {
+            Value::Sync(p) => Some(*p),
+            Value::Bool(true) => Some(SyncPolicy::EveryRecord),
+            Value::Bool(false) => Some(SyncPolicy::Os),
+            _ => None,
+        }
+    }
+}
+
 /// `v` read as a value of type `ty`, or what is wrong with it.
 pub(crate) fn parse(ty: ValueType, v: &str) -> Result<Value, ErrorKind> {
     let text = || Value::Text(v.to_owned());
