@@ -93,6 +93,25 @@ impl Child {
         }
     }
 
+    /// SIGSTOP (`stop`) or SIGCONT: the process frozen as a machine that
+    /// stalls is, or let go on.
+    pub(crate) fn freeze(&mut self, stop: bool) -> Result<(), String> {
+        let signal = if stop { "-STOP" } else { "-CONT" };
+        let status = Command::new("kill")
+            .args([signal, &self.process.id().to_string()])
+            .status()
+            .map_err(|e| format!("kill {signal}: {e}"))?;
+        if !status.success() {
+            return Err(format!("kill {signal} failed: {status}"));
+        }
+        Ok(())
+    }
+
+    /// Whether it has ended (and how).
+    pub(crate) fn ended(&mut self) -> Option<std::process::ExitStatus> {
+        self.process.try_wait().ok().flatten()
+    }
+
     /// SIGKILL, and the process reaped.
     pub(crate) fn kill(&mut self) -> Result<(), String> {
         self.process
@@ -104,19 +123,39 @@ impl Child {
 
 impl Drop for Child {
     fn drop(&mut self) {
+        // A frozen process takes SIGKILL as it is.
         let _ = self.process.kill();
         let _ = self.process.wait();
     }
 }
 
 /// A TCP relay on a port of the system's choosing to 127.0.0.1:`to` (0:
-/// each connection closed at once, as a refusal); its port.
-pub(crate) fn relay(to: Arc<AtomicU16>) -> Result<u16, String> {
+/// each connection closed at once, as a refusal).
+pub(crate) struct Relay {
+    pub(crate) port: u16,
+    live: Arc<std::sync::Mutex<Vec<std::net::TcpStream>>>,
+}
+
+impl Relay {
+    /// Closes every connection it carries now, both ways: the network
+    /// between the peers lost.
+    pub(crate) fn cut(&self) {
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        for s in live.drain(..) {
+            let _ = s.shutdown(std::net::Shutdown::Both);
+        }
+    }
+}
+
+/// Starts a [`Relay`] to 127.0.0.1:`to`.
+pub(crate) fn relay(to: Arc<AtomicU16>) -> Result<Relay, String> {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("relay: {e}"))?;
     let port = listener
         .local_addr()
         .map_err(|e| format!("relay: {e}"))?
         .port();
+    let live = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let kept = live.clone();
     std::thread::spawn(move || {
         for client in listener.incoming() {
             let Ok(client) = client else { continue };
@@ -132,6 +171,11 @@ pub(crate) fn relay(to: Arc<AtomicU16>) -> Result<u16, String> {
             let (Ok(client2), Ok(server2)) = (client.try_clone(), server.try_clone()) else {
                 continue;
             };
+            if let (Ok(c), Ok(s)) = (client.try_clone(), server.try_clone()) {
+                let mut live = kept.lock().unwrap_or_else(|e| e.into_inner());
+                live.push(c);
+                live.push(s);
+            }
             for (mut from, mut to) in [(client2, server2), (server, client)] {
                 std::thread::spawn(move || {
                     let _ = std::io::copy(&mut from, &mut to);
@@ -140,5 +184,5 @@ pub(crate) fn relay(to: Arc<AtomicU16>) -> Result<u16, String> {
             }
         }
     });
-    Ok(port)
+    Ok(Relay { port, live })
 }

@@ -168,7 +168,7 @@ fn crash_run(dir: &Path) -> Result<Figures, String> {
     let kill_points: Vec<u64> = (1..=KILLS).map(|k| orders * k / (KILLS + 1)).collect();
     let ours_dir = dir.join("ours");
     let to = Arc::new(AtomicU16::new(0));
-    let port = child::relay(to.clone())?;
+    let port = child::relay(to.clone())?.port;
     let start = || {
         let child = Child::start("crash::child", &[(DIR, ours_dir.display().to_string())])?;
         to.store(child.port, Ordering::SeqCst);

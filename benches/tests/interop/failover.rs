@@ -11,6 +11,17 @@
 //! longest wait at most lease + ReconnectInterval + 1 s, the median at most
 //! twice the run's without a failover, every order answered once.
 //!
+//! Two more scripts on the same layout, each order answered once and the
+//! longest wait bounded by each takeover's lease + ReconnectInterval + 1 s:
+//! - **A frozen**: at 3 s A is stopped (SIGSTOP) and its connection lost
+//!   (the relay cuts it, as a network does when a machine stalls); B takes
+//!   the session once A's lease has run out; at 8 s A goes on (SIGCONT),
+//!   finds its lease gone and must send nothing more (its reports would be
+//!   doubles, or numbers B has used).
+//! - **Failback**: A killed at 3 s and started again 1 s later as the
+//!   standby; B, which took the session meanwhile, killed at 8 s; A takes it
+//!   back.
+//!
 //! The test's server compiles every statement with JIT (`jit_above_cost` 0
 //! for its database), as a server does whose statistics make the store's
 //! lookups look costly: before the store turned JIT off for its connections,
@@ -118,10 +129,10 @@ fn a_quickfix_initiator_carried_across_a_restart_of_the_active_engine() {
     .unwrap();
     println!("failover: JIT available on the test server: {jit}");
     let quiet = TestDir::new("failover-quiet")
-        .and_then(|d| d.run(|dir| flow(&pg, dir, "QF5", "OURS5", false)))
+        .and_then(|d| d.run(|dir| flow(&pg, dir, "QF5", "OURS5", Script::Quiet)))
         .unwrap_or_else(|e| panic!("{e}"));
     let failover = TestDir::new("failover")
-        .and_then(|d| d.run(|dir| flow(&pg, dir, "QF4", "OURS4", true)))
+        .and_then(|d| d.run(|dir| flow(&pg, dir, "QF4", "OURS4", Script::Restart)))
         .unwrap_or_else(|e| panic!("{e}"));
     let limit = LEASE + RECONNECT + Duration::from_secs(1);
     println!(
@@ -148,6 +159,61 @@ fn a_quickfix_initiator_carried_across_a_restart_of_the_active_engine() {
     );
 }
 
+/// Set up as the test above: A killed, restarted as the standby, B killed,
+/// A takes the session back.
+#[test]
+fn a_quickfix_initiator_carried_across_a_failback() {
+    scripted(Script::Failback, "QF7", "OURS7");
+}
+
+/// Set up as the test above: A frozen and cut off, B takes over, A let go
+/// on. Fails today in about 2 runs of 5 (longest waits 9.5 s and 17.7 s,
+/// every order still answered once): after its takeover B's output stops
+/// for 5-6 s at a time, and B later finds its lease taken by another
+/// engine; the kill and failback scripts do not show it. Issue 38, open.
+#[test]
+fn a_quickfix_initiator_carried_across_a_frozen_engine() {
+    scripted(Script::Freeze, "QF6", "OURS6");
+}
+
+/// Runs `script` with its own database; asserts every order answered once
+/// and the longest wait within a takeover's bound.
+fn scripted(script: Script, qf: &str, ours: &str) {
+    if std::env::var(NODE).is_ok() {
+        return;
+    }
+    let _one = serial();
+    let Some(pg) = PgServer::start_or_skip(&format!("interop-{script:?}").to_lowercase()) else {
+        return;
+    };
+    let limit = LEASE + RECONNECT + Duration::from_secs(1);
+    let waits = TestDir::new(&format!("{script:?}").to_lowercase())
+        .and_then(|d| d.run(|dir| flow(&pg, dir, qf, ours, script)))
+        .unwrap_or_else(|e| panic!("{script:?}: {e}"));
+    println!(
+        "failover, {script:?}: p50 {:?}, max {:?} (limit {limit:?})",
+        waits.p50, waits.max
+    );
+    assert!(
+        waits.max <= limit,
+        "{script:?}: the longest wait {:?} over {limit:?}",
+        waits.max
+    );
+}
+
+/// What happens to the engines during a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Script {
+    /// Nothing.
+    Quiet,
+    /// A killed at 3 s, started again 1 s later.
+    Restart,
+    /// A stopped and cut off at 3 s, let go on at 8 s.
+    Freeze,
+    /// A killed at 3 s and started again as the standby; B killed at 8 s.
+    Failback,
+}
+
 const RECONNECT: Duration = Duration::from_secs(1);
 /// Orders a run, at 500/s.
 const ORDERS: usize = 6000;
@@ -159,16 +225,16 @@ struct Waits {
     max: Duration,
 }
 
-/// One run: QuickFIX sends [`ORDERS`] at 500/s; with `kill`, A is killed at
-/// 3 s and started again 1 s later.
-fn flow(pg: &PgServer, dir: &Path, qf: &str, ours: &str, kill: bool) -> Result<Waits, String> {
+/// One run: QuickFIX sends [`ORDERS`] at 500/s while `script` happens.
+fn flow(pg: &PgServer, dir: &Path, qf: &str, ours: &str, script: Script) -> Result<Waits, String> {
     pg.psql("DELETE FROM fix_batches; DELETE FROM fix_sessions;")
         .ok();
     let to_a = Arc::new(AtomicU16::new(0));
-    let relay_port = child::relay(to_a.clone())?;
+    let relay = child::relay(to_a.clone())?;
+    let relay_port = relay.port;
     let mut a = start(pg, "engine-a", ours, qf, &dir.join("a1"))?;
     to_a.store(a.port, Ordering::SeqCst);
-    let b = start(pg, "engine-b", ours, qf, &dir.join("b"))?;
+    let mut b = start(pg, "engine-b", ours, qf, &dir.join("b"))?;
     let book = Arc::new(Book::new("QuickFIX"));
     let qf_id = quickfix_cpp::session_id(qf, ours)?;
     let b_port = b.port.to_string();
@@ -210,13 +276,35 @@ fn flow(pg: &PgServer, dir: &Path, qf: &str, ours: &str, kill: bool) -> Result<W
                     }
                 })
             };
-            if kill {
-                std::thread::sleep(Duration::from_secs(3));
-                to_a.store(0, Ordering::SeqCst);
-                a.kill()?;
-                std::thread::sleep(Duration::from_secs(1));
-                a = start(pg, "engine-a", ours, qf, &dir.join("a2"))?;
-                to_a.store(a.port, Ordering::SeqCst);
+            let at = |secs: u64| {
+                if let Some(d) =
+                    (t0 + Duration::from_secs(secs)).checked_duration_since(Instant::now())
+                {
+                    std::thread::sleep(d);
+                }
+            };
+            match script {
+                Script::Quiet => {}
+                Script::Restart | Script::Failback => {
+                    at(3);
+                    to_a.store(0, Ordering::SeqCst);
+                    a.kill()?;
+                    at(4);
+                    a = start(pg, "engine-a", ours, qf, &dir.join("a2"))?;
+                    to_a.store(a.port, Ordering::SeqCst);
+                    if script == Script::Failback {
+                        at(8);
+                        b.kill()?;
+                    }
+                }
+                Script::Freeze => {
+                    at(3);
+                    to_a.store(0, Ordering::SeqCst);
+                    a.freeze(true)?;
+                    relay.cut();
+                    at(8);
+                    a.freeze(false)?;
+                }
             }
             sender.join().map_err(|_| "the sender panicked")?;
             book.wait("every order answered", Duration::from_secs(120), |s| {
@@ -238,6 +326,15 @@ fn flow(pg: &PgServer, dir: &Path, qf: &str, ours: &str, kill: bool) -> Result<W
                     let due = t0 + PACE * i as u32;
                     waits.push(s.first_report[id].saturating_duration_since(due));
                 }
+                // Resent reports keep their order's one number (checked
+                // above); a report of no order sent is a stray.
+                if s.reports.len() != ids.len() {
+                    return Err(format!(
+                        "reports for {} ClOrdIDs, {} orders sent",
+                        s.reports.len(),
+                        ids.len()
+                    ));
+                }
                 waits.sort();
                 Ok(Waits {
                     p50: waits[waits.len() / 2],
@@ -246,6 +343,9 @@ fn flow(pg: &PgServer, dir: &Path, qf: &str, ours: &str, kill: bool) -> Result<W
             })
         },
     )?;
+    if let Some(status) = a.ended() {
+        return Err(format!("engine A ended during the run: {status}"));
+    }
     drop((a, b));
     Ok(waits)
 }
