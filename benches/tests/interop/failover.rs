@@ -167,10 +167,11 @@ fn a_quickfix_initiator_carried_across_a_failback() {
 }
 
 /// Set up as the test above: A frozen and cut off, B takes over, A let go
-/// on. Fails today in about 2 runs of 5 (longest waits 9.5 s and 17.7 s,
-/// every order still answered once): after its takeover B's output stops
-/// for 5-6 s at a time, and B later finds its lease taken by another
-/// engine; the kill and failback scripts do not show it. Issue 38, open.
+/// on. It failed in 2 runs of 5 (longest waits 9.5 s and 17.7 s) while the
+/// PostgreSQL store's page read ran its start lookup once per row of the
+/// range (a plan the server chose with no statistics yet: 300 ms a page,
+/// B's output stopped 5-6 s at a time); `fix-store-postgres`'s `sql.rs`
+/// says more.
 #[test]
 fn a_quickfix_initiator_carried_across_a_frozen_engine() {
     scripted(Script::Freeze, "QF6", "OURS6");
