@@ -17,9 +17,10 @@
 //! use fix50sp2::Message;
 //! use fix50sp2::core::{Fields, Parser, validate::Validator};
 //!
-//! let received = b"8=FIXT.1.1\x019=95\x0135=D\x0134=2\x0149=CLIENT\x0152=20261201-09:30:00.000\x01\
-//!     56=VENUE\x011128=9\x0111=ORD-1\x0155=ACME\x0154=1\x0160=20261201-09:30:00.000\x0140=1\x01";
-//! let mut bytes = received.to_vec();
+//! let body = b"35=D\x0134=2\x0149=CLIENT\x0152=20261201-09:30:00.000\x0156=VENUE\x011128=9\x01\
+//!     11=ORD-1\x0155=ACME\x0154=1\x0160=20261201-09:30:00.000\x0140=1\x01";
+//! let mut bytes = format!("8=FIXT.1.1\x019={}\x01", body.len()).into_bytes();
+//! bytes.extend_from_slice(body);
 //! let sum = bytes.iter().fold(0u8, |s, b| s.wrapping_add(*b));
 //! bytes.extend_from_slice(format!("10={sum:03}\x01").as_bytes());
 //! let mut fields = Fields::<64>::new();
