@@ -318,3 +318,28 @@ fn generated_fix42_and_fix50sp2_compile() {
     let dir = temp_crate("gen-edge-views", &files);
     cargo_build(&dir, false);
 }
+
+/// A dictionary of FIX 5.0 or later says its ApplVerID (`APPL_VER_ID` and the
+/// `Cracker`'s `ApplVersion`), by which a FIXT.1.1 session picks its crate; a
+/// FIX 4.x one (dispatched by BeginString) does not.
+#[test]
+fn fix50_and_later_name_their_appl_ver_id() {
+    let mini = |major: u8, minor: u8, sp: u8| {
+        let xml = format!(
+            "<fix type='FIX' major='{major}' minor='{minor}' servicepack='{sp}'><header/>\
+             <messages><message name='News' msgtype='B' msgcat='app'><field name='Headline' required='Y'/></message></messages>\
+             <fields><field number='148' name='Headline' type='STRING'/></fields></fix>"
+        );
+        let dict = Dictionary::from_xml("MINI.xml", &xml).unwrap();
+        let files = generate(&dict, &Config::new("spec/MINI.xml")).unwrap();
+        files[Path::new("mod.rs")].clone()
+    };
+    let sp2 = mini(5, 0, 2);
+    assert!(
+        sp2.contains("pub const APPL_VER_ID: &[u8] = b\"9\";"),
+        "{sp2}"
+    );
+    assert!(sp2.contains("impl<H> t::ApplVersion for Cracker<H>"));
+    assert!(mini(5, 0, 1).contains("pub const APPL_VER_ID: &[u8] = b\"8\";"));
+    assert!(!mini(4, 4, 0).contains("APPL_VER_ID"));
+}

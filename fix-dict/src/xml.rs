@@ -92,6 +92,148 @@ pub struct Document {
     pub fields: Vec<FieldElement>,
 }
 
+impl Document {
+    /// The application dictionary `self` (FIX 5.0 and later, whose `<header>`
+    /// and `<trailer>` are empty) over the transport dictionary `transport`
+    /// (FIXT11) as one document, what a FIXT.1.1 session exchanges: `self`'s
+    /// version (so `FIX.5.0SP2`, BeginString `FIXT.1.1`), `transport`'s header,
+    /// trailer and session-level messages, then `self`'s messages (one whose
+    /// MsgType `transport` defines is left out); `transport`'s components, then
+    /// `self`'s of other names. A field both define is `transport`'s when it is
+    /// in `transport`'s header or trailer (BeginString, MsgType, ApplVerID:
+    /// the session's own values) and `self`'s otherwise, as a session validates
+    /// an application message (fix-session's `AppSchema`). Elements keep their
+    /// positions; the merged document is named `transport+self`.
+    ///
+    /// ```
+    /// let t = fix_dict::xml::parse("T.xml", "<fix type='FIXT' major='1' minor='1'>\
+    ///     <header><field name='MsgType' required='Y'/></header>\
+    ///     <messages><message name='Heartbeat' msgtype='0' msgcat='admin'/></messages>\
+    ///     <fields><field number='35' name='MsgType' type='STRING'/></fields></fix>").unwrap();
+    /// let a = fix_dict::xml::parse("A.xml", "<fix type='FIX' major='5' minor='0' servicepack='2'><header/><trailer/>\
+    ///     <messages><message name='News' msgtype='B' msgcat='app'><field name='Headline' required='Y'/></message></messages>\
+    ///     <fields><field number='35' name='MsgType' type='STRING'><value enum='0' description='HEARTBEAT'/></field>\
+    ///     <field number='148' name='Headline' type='STRING'/></fields></fix>").unwrap();
+    /// let doc = a.over_transport(t);
+    /// assert_eq!(&*doc.file, "T.xml+A.xml");
+    /// assert_eq!(doc.messages.iter().map(|m| m.msg_type.as_str()).collect::<Vec<_>>(), ["0", "B"]);
+    /// // MsgType is a header field: the transport's definition, without the values.
+    /// assert!(doc.fields.iter().find(|f| f.number == "35").unwrap().values.is_empty());
+    /// let dict = fix_dict::resolve(&doc).into_result().unwrap();
+    /// assert_eq!(dict.version().to_string(), "FIX.5.0SP2");
+    /// assert!(dict.header().layout().contains(35));
+    /// ```
+    pub fn over_transport(self, transport: Document) -> Document {
+        use std::collections::HashSet;
+        fn names<'a>(
+            members: &'a [MemberElement],
+            components: &'a [ComponentElement],
+            out: &mut HashSet<&'a str>,
+            depth: usize,
+        ) {
+            for m in members {
+                match m {
+                    MemberElement::Field(r) => {
+                        out.insert(&r.name);
+                    }
+                    MemberElement::Group(g) => {
+                        out.insert(&g.name);
+                        names(&g.members, components, out, depth + 1);
+                    }
+                    MemberElement::Component(r) => {
+                        if depth < MAX_DEPTH
+                            && let Some(c) = components.iter().find(|c| c.name == r.name)
+                        {
+                            names(&c.members, components, out, depth + 1);
+                        }
+                    }
+                }
+            }
+        }
+        let mut session_fields = HashSet::new();
+        for section in [&transport.header, &transport.trailer]
+            .into_iter()
+            .flatten()
+        {
+            names(
+                &section.members,
+                &transport.components,
+                &mut session_fields,
+                0,
+            );
+        }
+        let session_fields: HashSet<String> =
+            session_fields.into_iter().map(str::to_owned).collect();
+        let transport_types: HashSet<&str> = transport
+            .messages
+            .iter()
+            .map(|m| m.msg_type.as_str())
+            .collect();
+        let transport_components: HashSet<&str> = transport
+            .components
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        let app_fields: HashSet<&str> = self.fields.iter().map(|f| f.number.as_str()).collect();
+        let transport_numbers: HashSet<&str> = transport
+            .fields
+            .iter()
+            .filter(|f| session_fields.contains(&f.name))
+            .map(|f| f.number.as_str())
+            .collect();
+        let messages = transport
+            .messages
+            .iter()
+            .cloned()
+            .chain(
+                self.messages
+                    .iter()
+                    .filter(|m| !transport_types.contains(m.msg_type.as_str()))
+                    .cloned(),
+            )
+            .collect();
+        let components = transport
+            .components
+            .iter()
+            .cloned()
+            .chain(
+                self.components
+                    .iter()
+                    .filter(|c| !transport_components.contains(c.name.as_str()))
+                    .cloned(),
+            )
+            .collect();
+        let fields = transport
+            .fields
+            .iter()
+            .filter(|f| {
+                transport_numbers.contains(f.number.as_str())
+                    || !app_fields.contains(f.number.as_str())
+            })
+            .cloned()
+            .chain(
+                self.fields
+                    .iter()
+                    .filter(|f| !transport_numbers.contains(f.number.as_str()))
+                    .cloned(),
+            )
+            .collect();
+        Document {
+            file: format!("{}+{}", transport.file, self.file).into(),
+            pos: self.pos,
+            fix_type: self.fix_type,
+            major: self.major,
+            minor: self.minor,
+            servicepack: self.servicepack,
+            header: transport.header,
+            trailer: transport.trailer,
+            messages,
+            components,
+            fields,
+        }
+    }
+}
+
 /// `<header>` or `<trailer>`.
 ///
 /// ```

@@ -337,3 +337,58 @@ fn fixt_sessions_check_the_transport_s_begin_string() {
         );
     }
 }
+
+/// FIX50SP2 over FIXT11 as one dictionary (what the fix50sp2 crate is generated
+/// from): the transport's header, trailer and session-level messages, the
+/// application's messages; a field both define is the transport's in the header
+/// and the application's elsewhere, as a FIXT.1.1 session validates.
+#[test]
+fn fix50sp2_over_fixt11_is_one_dictionary_of_both() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
+    use fix_core::validate::Validator;
+    use fix_core::{Fields, Parser};
+    use fix_test_support::naive::{build_with, soh};
+    let dict = Dictionary::from_fixt_paths(
+        spec_dir().join("FIXT11.xml"),
+        spec_dir().join("FIX50SP2.xml"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(dict.version().to_string(), "FIX.5.0SP2");
+    assert_eq!(dict.version().appl_ver_id(), Some("9"));
+    let (transport, application) = (load("FIXT11"), load("FIX50SP2"));
+    assert_eq!(
+        dict.messages().len(),
+        transport.messages().len() + application.messages().len()
+    );
+    assert_eq!(dict.message(b"A").unwrap().category, Category::Admin);
+    assert_eq!(dict.message(b"D").unwrap().category, Category::App);
+    assert_eq!(
+        dict.header().layout().tags().collect::<Vec<_>>(),
+        transport.header().layout().tags().collect::<Vec<_>>()
+    );
+    // ApplVerID (1128) is a header field: FIXT11's values (0-9), not FIX50SP2's
+    // (0-10); XmlData (213) FIXT11's DATA, not FIX50SP2's XMLDATA.
+    assert!(dict.value_allowed(1128, b"9").unwrap());
+    assert!(!dict.value_allowed(1128, b"10").unwrap());
+    assert_eq!(dict.field_type(213), transport.field_type(213));
+    // SessionStatus (1409) is not: FIX50SP2's values (0-10).
+    assert!(dict.value_allowed(1409, b"10").unwrap());
+    // Every field of either is defined.
+    for f in transport.fields().iter().chain(application.fields()) {
+        assert!(dict.is_defined(f.tag), "{} ({})", f.name, f.tag);
+    }
+    // A Logon and a NewOrderSingle of a FIXT.1.1 session both validate.
+    let mut fields = Fields::<64>::new();
+    for body in [
+        "35=A|34=1|49=A|52=20261130-14:03:27.000|56=B|98=0|108=30|1137=9|",
+        "35=D|34=2|49=A|52=20261130-14:03:27.000|56=B|1128=9|11=O1|55=X|54=1|60=20261130-14:03:27.000|40=1|",
+    ] {
+        let bytes = build_with("FIXT.1.1", &soh(body));
+        let msg = Parser::new()
+            .parse(&bytes, &mut fields)
+            .unwrap()
+            .complete()
+            .unwrap();
+        assert_eq!(Validator::new().validate(&dict, &msg), Ok(()), "{body}");
+    }
+}

@@ -117,6 +117,39 @@ pub struct Outbox {
     used: usize,
     // (msg_type end, body end, PossResend) per message; offsets into `bytes`.
     ends: Vec<(usize, usize, bool)>,
+    // The session's DefaultApplVerID while it hands over a message, for a
+    // FIXT.1.1 dispatch by version (`ByApplVerId`).
+    pub(crate) default_appl_ver_id: ApplVerId,
+}
+
+/// An ApplVerID code as an outbox carries it, without allocating: up to
+/// [`ApplVerId::CAPACITY`] bytes (the standard codes are one or two digits).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ApplVerId {
+    len: u8,
+    bytes: [u8; ApplVerId::CAPACITY],
+}
+
+impl ApplVerId {
+    /// The longest code kept; a longer one is kept as none.
+    pub(crate) const CAPACITY: usize = 15;
+
+    /// `code`, or none (`None`, or longer than [`Self::CAPACITY`]).
+    pub(crate) fn new(code: Option<&[u8]>) -> Self {
+        let mut id = ApplVerId::default();
+        if let Some(code) = code
+            && code.len() <= Self::CAPACITY
+        {
+            id.bytes[..code.len()].copy_from_slice(code);
+            id.len = code.len() as u8;
+        }
+        id
+    }
+
+    /// The code, if there is one.
+    pub(crate) fn get(&self) -> Option<&[u8]> {
+        (self.len > 0).then(|| &self.bytes[..usize::from(self.len)])
+    }
 }
 
 /// What [`Outbox::send`] leaves room for before it knows a message's size: most
@@ -261,6 +294,19 @@ impl Outbox {
     /// ```
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty() && self.used == 0
+    }
+
+    /// The ApplVerID (1128) code of an application message received without
+    /// one, while the session hands it to the application (`from_app`): on a
+    /// FIXT.1.1 session, the DefaultApplVerID (1137) of the counterparty's
+    /// Logon, else the session's own ([`SessionConfig::default_appl_ver_id`](crate::SessionConfig::default_appl_ver_id));
+    /// `None` on FIX.4.x. [`ByApplVerId`](crate::ByApplVerId) dispatches on it.
+    ///
+    /// ```
+    /// assert_eq!(fix_session::Outbox::default().default_appl_ver_id(), None);
+    /// ```
+    pub fn default_appl_ver_id(&self) -> Option<&[u8]> {
+        self.default_appl_ver_id.get()
     }
 
     /// The queued messages as (MsgType, body, PossResend), in order.

@@ -37,6 +37,7 @@ mod dictionaries;
 mod session;
 pub mod store;
 pub mod time;
+mod versions;
 
 pub use app::{AppReject, Application, Outbox, Refusal};
 pub use budget::MemoryBudget;
@@ -52,3 +53,4 @@ pub use store::{
     MemoryStore, MessageStore, StoreError, SyncPolicy, TornTail,
 };
 pub use time::Time;
+pub use versions::{ApplVerDispatch, ByApplVerId, NoApplVer};

@@ -156,6 +156,26 @@ impl Cx<'_> {
     /// as unsupported unless implemented), `crack` (the dispatch on MsgType)
     /// and `Cracker` (a handler as a `t::Crack`).
     fn handler(&self) -> TokenStream {
+        // FIX 5.0 and later ride on FIXT.1.1, where a message's ApplVerID picks
+        // the crate that reads it.
+        let v = self.dict.version();
+        let appl_ver = match v.appl_ver_id() {
+            Some(code) if v.protocol == Protocol::Fix && v.major >= 5 => {
+                let lit = bytes_lit(code);
+                let d = doc(format!(
+                    "ApplVerID (1128) of this dictionary's application messages: `{code}` ({v})."
+                ));
+                quote! {
+                    #d
+                    pub const APPL_VER_ID: &[u8] = #lit;
+
+                    impl<H> t::ApplVersion for Cracker<H> {
+                        const APPL_VER_ID: &'static [u8] = APPL_VER_ID;
+                    }
+                }
+            }
+            _ => TokenStream::new(),
+        };
         let app: Vec<(&fix_dict::Message, Ident, Ident)> = self
             .dict
             .messages()
@@ -218,6 +238,8 @@ impl Cx<'_> {
                     crack(&mut self.0, msg, out)
                 }
             }
+
+            #appl_ver
         }
     }
 }

@@ -54,3 +54,23 @@ pub trait Crack<O: ?Sized, R> {
     /// Dispatches `msg` on its MsgType.
     fn crack(&mut self, msg: &Message<'_>, out: &mut O) -> Result<(), R>;
 }
+
+/// The application version a dispatch reads, for FIXT.1.1, whose application
+/// messages say their version by ApplVerID (1128) or the session's
+/// DefaultApplVerID (1137): a crate generated for FIX 5.0 or later implements it
+/// for its `Cracker`, so that a session picks that crate for the messages of its
+/// version (fix-session's `ByApplVerId`).
+///
+/// ```
+/// use fix_core::typed::ApplVersion;
+/// struct Fix50Sp2;
+/// impl ApplVersion for Fix50Sp2 {
+///     const APPL_VER_ID: &'static [u8] = b"9";
+/// }
+/// assert_eq!(Fix50Sp2::APPL_VER_ID, b"9");
+/// ```
+pub trait ApplVersion {
+    /// The ApplVerID code of the messages this dispatch reads (`b"9"`:
+    /// FIX.5.0SP2).
+    const APPL_VER_ID: &'static [u8];
+}

@@ -82,7 +82,7 @@ pub use build::{
     AppHeader, Build, MessageBody, SESSION_TAGS, WithHeader, put, put_component, put_data,
     put_group, required, required_entries,
 };
-pub use dispatch::{Crack, Unsupported};
+pub use dispatch::{ApplVersion, Crack, Unsupported};
 pub use enums::{byte_str, byte_table, check_other, decode_char, parse_char, write_bytes};
 pub use errors::{EnumError, FieldError};
 pub use index::{

@@ -91,6 +91,36 @@ impl Version {
             protocol => format!("{protocol}.{}.{}", self.major, self.minor),
         }
     }
+
+    /// This version's ApplVerID (1128) code, by which a FIXT.1.1 session tells
+    /// which application version a message is (`"9"` for FIX.5.0SP2); `None`
+    /// for the FIXT transport and for versions ApplVerID does not list.
+    ///
+    /// ```
+    /// use fix_dict::{Protocol, Version};
+    /// let v = |protocol, major, minor, servicepack| Version { protocol, major, minor, servicepack };
+    /// assert_eq!(v(Protocol::Fix, 5, 0, 2).appl_ver_id(), Some("9"));
+    /// assert_eq!(v(Protocol::Fix, 4, 4, 0).appl_ver_id(), Some("6"));
+    /// assert_eq!(v(Protocol::Fixt, 1, 1, 0).appl_ver_id(), None);
+    /// ```
+    pub fn appl_ver_id(&self) -> Option<&'static str> {
+        if self.protocol != Protocol::Fix {
+            return None;
+        }
+        Some(match (self.major, self.minor, self.servicepack) {
+            (2, 7, 0) => "0",
+            (3, 0, 0) => "1",
+            (4, 0, 0) => "2",
+            (4, 1, 0) => "3",
+            (4, 2, 0) => "4",
+            (4, 3, 0) => "5",
+            (4, 4, 0) => "6",
+            (5, 0, 0) => "7",
+            (5, 0, 1) => "8",
+            (5, 0, 2) => "9",
+            _ => return None,
+        })
+    }
 }
 
 /// A message's `msgcat`.
@@ -685,6 +715,39 @@ impl Dictionary {
             kind: DiagnosticKind::Io(e.to_string()),
         })?;
         Dictionary::from_xml(&file, &text)
+    }
+
+    /// The application dictionary at `app` (FIX 5.0 or later) over the
+    /// transport dictionary at `transport` (FIXT11) as one dictionary: the
+    /// messages of a FIXT.1.1 session of that application version, session-level
+    /// and application (see [`Document::over_transport`](crate::xml::Document::over_transport)
+    /// for which file defines what). What a crate generated for FIX.5.0SP2 over
+    /// FIXT.1.1 is generated from.
+    ///
+    /// ```
+    /// use fix_dict::Dictionary;
+    /// let err = Dictionary::from_fixt_paths("no/FIXT11.xml", "no/FIX50SP2.xml").unwrap_err();
+    /// assert!(matches!(err.0[0].kind, fix_dict::DiagnosticKind::Io(_)));
+    /// ```
+    pub fn from_fixt_paths(
+        transport: impl AsRef<Path>,
+        app: impl AsRef<Path>,
+    ) -> Result<Dictionary, Diagnostics> {
+        let read = |path: &Path| -> Result<crate::xml::Document, Diagnostics> {
+            let file = path.display().to_string();
+            let text = std::fs::read_to_string(path).map_err(|e| Diagnostic {
+                severity: Severity::Error,
+                file: file.as_str().into(),
+                pos: Pos::NONE,
+                element: "document".into(),
+                name: None,
+                kind: DiagnosticKind::Io(e.to_string()),
+            })?;
+            Ok(crate::xml::parse(&file, &text)?)
+        };
+        let transport = read(transport.as_ref())?;
+        let app = read(app.as_ref())?;
+        resolve(&app.over_transport(transport)).into_result()
     }
 
     /// The file name given when reading.

@@ -768,6 +768,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         let mut outbox = std::mem::take(&mut self.outbox);
+        outbox.default_appl_ver_id = crate::app::ApplVerId::new(
+            self.conn
+                .target_default_appl_ver_id
+                .as_deref()
+                .or(self.config.default_appl_ver_id.as_deref())
+                .map(str::as_bytes),
+        );
         let answer = app.from_app(msg, &mut outbox);
         self.outbox = outbox;
         if answer.is_err() && self.takes_error(msg.msg_type()) {

@@ -152,9 +152,23 @@ impl<I: Application, A: Application> Pair<I, A> {
         ia: I,
         aa: A,
     ) -> Pair<I, A> {
+        Self::with_dict(&fix44::DICTIONARY, ic, ac, istore, astore, ia, aa)
+    }
+
+    /// [`Pair::with`], both sides validating against `dict` (a generated
+    /// crate's tables: fix44's, or fix50sp2's for FIXT.1.1).
+    pub fn with_dict(
+        dict: Fix44,
+        ic: SessionConfig,
+        ac: SessionConfig,
+        istore: MemoryStore,
+        astore: MemoryStore,
+        ia: I,
+        aa: A,
+    ) -> Pair<I, A> {
         Pair {
-            init: Session::new(ic, istore, &fix44::DICTIONARY),
-            acc: Session::new(ac, astore, &fix44::DICTIONARY),
+            init: Session::new(ic, istore, dict),
+            acc: Session::new(ac, astore, dict),
             ia,
             aa,
             now: t0(),
