@@ -144,9 +144,8 @@ impl std::fmt::Debug for Waiting {
 }
 
 /// What was appended and no one waits for (a step that only received) is
-/// written and synced at most this long after it was appended, when no
-/// sync asked for meanwhile covered it: the tools reading the log of a
-/// running engine, and a process killed, see it by then.
+/// written to its segment at once, and synced at most this long after,
+/// unless a sync asked for meanwhile covered it.
 pub const UNASKED_SYNC_AFTER: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// At most this many [`OnDurable`] hooks run after one sync, before the
@@ -190,8 +189,12 @@ impl Waiting {
 
 /// What the sync thread and the waiters share.
 struct SyncState {
-    /// Everything before this position is written to the segments.
+    /// Everything before this position is appended (in memory or in the
+    /// segments).
     written: Pos,
+    /// Everything before this position the sync thread has taken to write
+    /// (written, or being written, to the segments).
+    handed: Pos,
     /// The furthest position someone waits to see durable: the thread syncs
     /// only for a waiter (a session with nothing to send writes its records
     /// out without asking; the next sync covers them).
@@ -392,6 +395,7 @@ impl Log {
             sync: Mutex::new(SyncState {
                 written,
                 requested: written,
+                handed: written,
                 failed: None,
                 waiting: Vec::new(),
                 stop: false,
@@ -434,9 +438,10 @@ impl Inner {
         let end = pos(number, w.offset);
         self.prepare_next(&mut w);
         let mut s = lock_or_recover(&self.sync);
-        if s.written <= self.durable() {
-            // The first bytes no sync covers: the sync thread starts its
-            // wait for someone to ask (or its unasked sync's clock).
+        if s.written <= s.handed {
+            // The first bytes the sync thread has not taken: it writes them
+            // to the segment at once, asked to sync or not (so that a
+            // process killed keeps them, as it kept a write of its own).
             self.work.notify_one();
         }
         s.written = end;
@@ -734,34 +739,20 @@ fn sync_loop(inner: &Inner) {
     let mut current: Option<tail::Writer> = None;
     let mut woken: Vec<Arc<Waiting>> = Vec::new();
     loop {
-        {
-            let mut s = lock_or_recover(&inner.sync);
-            while !s.stop && s.failed.is_none() && s.requested <= inner.durable() {
-                if s.written <= inner.durable() {
-                    s = inner.work.wait(s).unwrap_or_else(|e| e.into_inner());
-                    continue;
-                }
-                // Appended, and no one waits for it (a step that only
-                // received): synced anyway after a while, so that the
-                // tools and a killed process see it.
-                let (g, waited) = inner
-                    .work
-                    .wait_timeout(s, UNASKED_SYNC_AFTER)
-                    .unwrap_or_else(|e| e.into_inner());
-                s = g;
-                if waited.timed_out() {
-                    break;
-                }
-            }
-            // Stopping, what was appended is synced once more: a clean stop
-            // leaves nothing in memory.
-            if s.written <= inner.durable() || s.failed.is_some() {
-                return;
-            }
-        }
+        let Some(pass) = next_pass(inner) else {
+            return;
+        };
         let target = inner.take_pieces(&mut taken, &mut files);
-        let result = write_and_sync(inner, &taken, &files, &mut current);
+        lock_or_recover(&inner.sync).handed = target;
+        let mut result = write_pieces(inner, &taken, &files, &mut current);
         inner.landed(&mut taken);
+        if pass == Pass::Write && result.is_ok() {
+            // Written, not synced: `files` stay, for the next sync.
+            continue;
+        }
+        if result.is_ok() {
+            result = files.iter().try_for_each(|(_, f)| f.sync_data());
+        }
         files.clear();
         let synced = result.is_ok();
         let mut s = lock_or_recover(&inner.sync);
@@ -806,9 +797,53 @@ fn sync_loop(inner: &Inner) {
     }
 }
 
-/// Writes `taken` to their segments and syncs each segment written; the
-/// writer of the newest segment is kept in `current` for the next sync.
-fn write_and_sync(
+/// What the sync thread does next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Writes what was appended: no one waits for it to be durable.
+    Write,
+    /// Writes what was appended and syncs every segment written since the
+    /// last sync.
+    Sync,
+}
+
+/// Waits for work: a sync asked for (or due: what was written and no one
+/// asked for, `UNASKED_SYNC_AFTER` later), or appended bytes to write.
+/// `None`: stopping with everything synced, or failed.
+fn next_pass(inner: &Inner) -> Option<Pass> {
+    let mut s = lock_or_recover(&inner.sync);
+    loop {
+        if s.failed.is_some() {
+            return None;
+        }
+        if s.stop || s.requested > inner.durable() {
+            // Stopping, what was appended is synced once more: a clean
+            // stop leaves nothing in memory.
+            return (s.written > inner.durable()).then_some(Pass::Sync);
+        }
+        if s.written > s.handed {
+            return Some(Pass::Write);
+        }
+        if s.written <= inner.durable() {
+            s = inner.work.wait(s).unwrap_or_else(|e| e.into_inner());
+            continue;
+        }
+        // Written, and no one waits for it (a step that only received):
+        // synced anyway after a while.
+        let (g, waited) = inner
+            .work
+            .wait_timeout(s, UNASKED_SYNC_AFTER)
+            .unwrap_or_else(|e| e.into_inner());
+        s = g;
+        if waited.timed_out() && s.written > inner.durable() {
+            return Some(Pass::Sync);
+        }
+    }
+}
+
+/// Writes `taken` to their segments (the files of which are in `files`;
+/// the writer of the newest segment is kept in `current`).
+fn write_pieces(
     inner: &Inner,
     taken: &[Piece],
     files: &[(u64, Arc<File>)],
@@ -836,7 +871,6 @@ fn write_and_sync(
             writer.write(&taken[i])?;
             i += 1;
         }
-        writer.sync()?;
     }
     Ok(())
 }

@@ -172,14 +172,6 @@ impl Writer {
         let from = (piece.fresh - piece.start) as usize;
         write_at(&self.file, &piece.buf.bytes()[from..], piece.fresh)
     }
-
-    /// A data sync of the segment.
-    pub(super) fn sync(&self) -> io::Result<()> {
-        match &self.direct {
-            Some(direct) => direct.sync_data(),
-            None => self.file.sync_data(),
-        }
-    }
 }
 
 #[cfg(target_os = "linux")]
