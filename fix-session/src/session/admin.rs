@@ -134,6 +134,25 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// DefaultApplVerID names, under the transport's header and trailer. One with
     /// no such dictionary is checked against the transport one alone.
     fn validate(&self, v: &Validator, msg: &Message<'_>) -> Result<(), Invalid> {
+        match self.validate_against_dictionary(v, msg) {
+            // QuickFIX names its DefaultApplVerID (1137) in the body of a
+            // BusinessMessageReject on FIXT.1.1 (as this session does, and
+            // QuickFIX's acceptance scripts expect), where no dictionary
+            // defines it: a counterparty's such reject is taken as it is,
+            // not answered with a Reject of its own.
+            Err(Invalid::Reject(r))
+                if r.reason == SessionRejectReason::TagNotDefinedForMessageType
+                    && r.ref_tag == Some(1137)
+                    && msg.msg_type() == b"j"
+                    && self.config.id.begin_string == "FIXT.1.1" =>
+            {
+                Ok(())
+            }
+            other => other,
+        }
+    }
+
+    fn validate_against_dictionary(&self, v: &Validator, msg: &Message<'_>) -> Result<(), Invalid> {
         let transport = self.dicts.transport();
         if !self.dicts.has_apps() || is_admin(msg.msg_type()) {
             return v.validate(transport, msg);
