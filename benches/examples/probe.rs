@@ -23,6 +23,12 @@
 //! `decimal` writes a decimal given in place of the stem, at its own scale or at
 //! `@dp`: `probe decimal -124.3456@2 5000`.
 //!
+//! `message` is parse and fix44's `Message::new` (the view of any corpus message,
+//! by MsgType); `view` is parse and fix44's `ExecutionReport::new`; `reads` the same and then
+//! [`five_reads`](fix_benches::typed::five_reads) 100 times over the view (its
+//! instructions less `view`'s, divided by 100, are the five reads'); `typed` parse,
+//! view and the five reads once, as an application reads a report.
+//!
 //! `encode` writes the corpus message (`new_order_single` or `execution_report`) from
 //! typed values with fix-core's encoder (`fix_benches::NewOrderSingle::encode`);
 //! `encode-built` the same fields through fix44's builders (`fix_benches::built`).
@@ -44,7 +50,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(what), Some(stem), Some(n)) = (args.next(), args.next(), args.next()) else {
         eprintln!(
-            "usage: probe <parse|frame|naive|validate|validate-cached|validate-gen|view|reads|mdwalk|mdstream|mdflat|encode|encode-built>[/<another>] <corpus stem | stream> <iterations per batch>\n       probe decimal <value[@dp]> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
+            "usage: probe <parse|frame|naive|validate|validate-cached|validate-gen|view|message|reads|typed|mdwalk|mdstream|mdflat|encode|encode-built>[/<another>] <corpus stem | stream> <iterations per batch>\n       probe decimal <value[@dp]> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
         );
         std::process::exit(2);
     };
@@ -119,6 +125,13 @@ fn main() {
                 black_box(&er);
                 1
             }
+            "message" => {
+                // Any corpus message's view, through fix44's dispatch on MsgType.
+                let msg = parse(&parser, bytes, &mut fields);
+                let m = fix44::Message::new(msg);
+                black_box(&m);
+                1
+            }
             "reads" => {
                 let msg = parse(&parser, bytes, &mut fields);
                 let er = fix44::messages::ExecutionReport::new(msg);
@@ -127,6 +140,12 @@ fn main() {
                     n += fix_benches::typed::five_reads(black_box(&er)) as usize;
                 }
                 n
+            }
+            "typed" => {
+                // Issue 36's whole typed read: parse, view, five getters, once.
+                let msg = parse(&parser, bytes, &mut fields);
+                let er = fix44::messages::ExecutionReport::new(msg);
+                fix_benches::typed::five_reads(black_box(&er)) as usize
             }
             "mdwalk" => {
                 let msg = parse(&parser, bytes, &mut fields);

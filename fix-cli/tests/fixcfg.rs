@@ -355,3 +355,58 @@ fn an_encrypted_key_checks_with_its_password_and_a_wrong_one_is_named() {
     );
     assert!(!out.contains("not-the-password"), "{out}");
 }
+
+/// QuickFIX/n's way: `SSLCertificate` naming a PKCS#12 file, opened with
+/// `SSLCertificatePassword` (its MAC verified, its key decrypted); a wrong
+/// password named, and never printed.
+#[cfg(feature = "tls")]
+#[test]
+fn a_pkcs12_file_checks_with_its_password_and_a_wrong_one_is_named() {
+    let dir = TestDir::new("fixcfg-pkcs12");
+    let Some((cert, key)) = openssl_identity(&dir, "right") else {
+        return;
+    };
+    // As `openssl pkcs12 -export` writes it by default (OpenSSL 3: PBES2
+    // with AES-256-CBC, an HMAC-SHA256 MAC).
+    let p12 = dir.join("server.p12");
+    let o = Command::new("openssl")
+        .args([
+            "pkcs12",
+            "-export",
+            "-passin",
+            "pass:right",
+            "-passout",
+            "pass:right",
+        ])
+        .arg("-in")
+        .arg(&cert)
+        .arg("-inkey")
+        .arg(&key)
+        .arg("-out")
+        .arg(&p12)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let settings = |password: &str| {
+        format!(
+            "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nNonStopSession=Y\nSSLEnable=Y\nSSLCertificate={}\nSSLCertificatePassword={password}\n",
+            p12.display()
+        )
+    };
+    let (_good_dir, good) = temp("pkcs12-good.cfg", &settings("right"));
+    let o = fixcfg(&["check", good.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stdout(&o));
+
+    let (_bad_dir, bad) = temp("pkcs12-bad.cfg", &settings("not-the-password"));
+    let o = fixcfg(&["check", bad.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains(&format!(
+            "SocketUseSSL: error: session FIX.4.4:A->B: ServerCertificateFile {}: is a PKCS#12 file that does not open with SSLCertificatePassword (its MAC does not verify): the password is wrong",
+            p12.display()
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("not-the-password"), "{out}");
+}

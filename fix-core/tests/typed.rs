@@ -1,7 +1,10 @@
 //! `fix_core::typed` over hand-written tables: slots, components, nested groups,
 //! repeated tags, and arbitrary field sequences that must never panic.
 
-use fix_core::typed::{Entries, FieldError, Group, INDEX_TAG_LIMIT, Level, View, hash_index};
+use fix_core::typed::{
+    Entries, FieldError, Group, INDEX_TAG_LIMIT, Level, MessageDef, SlotSets, View, hash_index,
+    slot_table,
+};
 use fix_core::value::{FixStr, NumInGroup};
 use fix_core::{Fields, Message, Parser};
 use proptest::prelude::*;
@@ -262,6 +265,71 @@ proptest! {
     }
 }
 
+// A message view with a slot table, as generated: 8, 9, 35 | 11, 55, 58 | 10.
+const FLAT_TAGS: [u32; 7] = [8, 9, 35, 11, 55, 58, 10];
+const FLAT_VIEW: Level = Level {
+    tags: &FLAT_TAGS,
+    by_tag: &[0, 1, 6, 3, 2, 4, 5],
+    required: &[],
+    groups: &[],
+    index: &[],
+};
+static FLAT: MessageDef = MessageDef {
+    name: "Flat",
+    msg_type: b"D",
+    admin: false,
+    body: Level::EMPTY,
+    view: FLAT_VIEW,
+    slot_of: &slot_table::<60>(&FLAT_TAGS),
+    sets: SlotSets::NONE,
+};
+
+/// The view of `msg` over [`FLAT`] with `N` slots, filled through the slot table
+/// and by the walk: the two slot arrays.
+fn flat_both<const N: usize>(msg: Message<'_>) -> (Vec<u16>, Vec<u16>) {
+    let by_table = View::<N>::of_message(msg, &FLAT);
+    let walked = View::<N>::new(msg, &FLAT.view);
+    (by_table.slots().to_vec(), walked.slots().to_vec())
+}
+
+proptest! {
+    /// Any sequence of tags (repeated, unknown, past the table, the header's and
+    /// trailer's again): a message view filled through its slot table holds what
+    /// the walk holds, with as many slots as its level (7, tested against the
+    /// view's size), fewer (5; 4, a power of two without a spare slot, which
+    /// walks), or more: a power of two with a spare slot (8, 16, the masked fill
+    /// generated views use) or not (9).
+    #[test]
+    fn slot_table_fills_as_the_walk_at_every_size(
+        body in proptest::collection::vec(
+            (prop_oneof![Just(8u32), Just(9), Just(10), Just(11), Just(35), Just(55), Just(58), 1u32..70, Just(u32::MAX)], "[0-9a-z]{1,3}"),
+            0..40,
+        ),
+    ) {
+        let body: Vec<(u32, &str)> = body.iter().map(|(t, v)| (*t, v.as_str())).collect();
+        let bytes = message(&body);
+        let mut fields = Fields::<256>::new();
+        let Ok(status) = Parser::new().parse(&bytes, &mut fields) else {
+            // A tag the parser refuses (a LENGTH without its data, say).
+            return Ok(());
+        };
+        let msg = status.complete().unwrap();
+        let (a, b) = flat_both::<7>(msg);
+        prop_assert_eq!(a, b);
+        let (a, b) = flat_both::<5>(msg);
+        prop_assert_eq!(a, b);
+        let (a, b) = flat_both::<4>(msg);
+        prop_assert_eq!(a, b);
+        let (a, b) = flat_both::<8>(msg);
+        prop_assert_eq!(&a, &b);
+        prop_assert_eq!(a[7], u16::MAX);
+        let (a, b) = flat_both::<16>(msg);
+        prop_assert_eq!(a, b);
+        let (a, b) = flat_both::<9>(msg);
+        prop_assert_eq!(a, b);
+    }
+}
+
 #[test]
 fn sections_header_body_trailer() {
     static HEADER: Level = Level {
@@ -302,4 +370,49 @@ fn sections_header_body_trailer() {
     assert_eq!(body.raw(0), Some(&b"ORD"[..]));
     assert_eq!(body.raw(1), Some(&b"BODY"[..]));
     assert_eq!(trailer.raw(0).map(<[u8]>::len), Some(3));
+}
+
+/// A CHAR enum decodes every one-byte value (and the empty and two-byte ones)
+/// as checking the byte first and looking it up after would: a listed byte is
+/// its variant, any other valid byte `Other`, an invalid one the error, a listed
+/// byte that is no CHAR value (a space) included.
+#[test]
+fn char_enums_decode_every_byte_as_parse_char_then_the_table() {
+    use fix_core::typed::{EnumError, byte_table, decode_char, parse_char};
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum E {
+        One,
+        Space,
+        Tilde,
+        Other(u8),
+    }
+    const LISTED: &[u8] = b"1 ~";
+    const TABLE: [u8; 256] = byte_table(LISTED);
+    const VARIANTS: [E; 3] = [E::One, E::Space, E::Tilde];
+    let want = |bytes: &[u8]| -> Result<E, EnumError> {
+        let b = parse_char(bytes)?;
+        Ok(match LISTED.iter().position(|&l| l == b) {
+            Some(i) => VARIANTS[i],
+            None => E::Other(b),
+        })
+    };
+    for b in 0..=255u8 {
+        assert_eq!(
+            decode_char(&[b], &TABLE, &VARIANTS, E::Other),
+            want(&[b]),
+            "{b}"
+        );
+        assert_eq!(
+            decode_char(&[b, b'1'], &TABLE, &VARIANTS, E::Other),
+            want(&[b, b'1'])
+        );
+    }
+    assert_eq!(
+        decode_char(b"", &TABLE, &VARIANTS, E::Other),
+        Err(EnumError::Empty)
+    );
+    assert_eq!(
+        decode_char(b" ", &TABLE, &VARIANTS, E::Other),
+        Err(EnumError::InvalidByte)
+    );
 }

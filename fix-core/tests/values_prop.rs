@@ -16,25 +16,66 @@ fn value_bytes() -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
-/// Every value of up to five bytes from the decimal grammar's characters (and a
-/// few others), read in a message as typed views read it, followed by SOH and
-/// more bytes or by nothing: the same answer as parsing the value alone.
-#[test]
-fn short_decimals_in_a_message_parse_as_alone() {
-    const CHARS: &[u8] = b"0179.-a/:";
-    for len in 0..=5u32 {
-        for mut k in 0..(CHARS.len() as u32).pow(len) {
+/// A decimal's answer as it is represented: mantissa and scale (`Decimal`'s
+/// equality is by value, so `1.50 == 1.5`), or the error.
+fn exact(d: Result<Decimal, DecimalError>) -> Result<(i128, u8), DecimalError> {
+    d.map(|d| (d.mantissa(), d.scale()))
+}
+
+/// Every value of `len` bytes drawn from `chars`, read in a message as typed views
+/// read it, followed by SOH and more bytes or by nothing: the same answer, to the
+/// scale, as parsing the value alone.
+fn decimals_in_a_message_parse_as_alone(chars: &[u8], lens: core::ops::RangeInclusive<u32>) {
+    for len in lens {
+        for mut k in 0..(chars.len() as u32).pow(len) {
             let mut value = Vec::new();
             for _ in 0..len {
-                value.push(CHARS[(k % CHARS.len() as u32) as usize]);
-                k /= CHARS.len() as u32;
+                value.push(chars[(k % chars.len() as u32) as usize]);
+                k /= chars.len() as u32;
             }
             for tail in [&b""[..], b"\x01", b"\x0110=123\x01"] {
                 let buf = [&value[..], tail].concat();
                 let got = Decimal::parse_in(&buf, 0..value.len(), true);
-                assert_eq!(got, Decimal::parse_fix(&value), "{value:?} + {tail:?}");
+                assert_eq!(
+                    exact(got),
+                    exact(Decimal::parse_fix(&value)),
+                    "{value:?} + {tail:?}"
+                );
+                // The same value further into a message, after other bytes.
+                let buf = [&b"44="[..], &value, tail].concat();
+                let got = Decimal::parse_in(&buf, 3..3 + value.len(), true);
+                assert_eq!(exact(got), exact(Decimal::parse_fix(&value)), "{value:?}");
             }
         }
+    }
+}
+
+/// Every value of up to five bytes from the decimal grammar's characters (and a
+/// few others, some next to `'0'`, `'9'` and `'.'`).
+#[test]
+fn short_decimals_in_a_message_parse_as_alone() {
+    decimals_in_a_message_parse_as_alone(b"0179.-a/:", 0..=5);
+}
+
+/// Six to nine bytes, around the eight a message's value is converted from in
+/// one word: digits, points, a sign and a byte that is none of them.
+#[test]
+fn eight_byte_decimals_in_a_message_parse_as_alone() {
+    decimals_in_a_message_parse_as_alone(b"09.-x", 6..=9);
+}
+
+proptest! {
+    /// Any bytes as a value in a message: the same answer, to the scale, as the
+    /// value parsed alone.
+    #[test]
+    fn decimals_in_a_message_parse_as_alone_any_bytes(
+        before in proptest::collection::vec(any::<u8>(), 0..12),
+        value in value_bytes(),
+        after in proptest::collection::vec(any::<u8>(), 0..12),
+    ) {
+        let buf = [&before[..], &value, &after].concat();
+        let got = Decimal::parse_in(&buf, before.len()..before.len() + value.len(), true);
+        prop_assert_eq!(exact(got), exact(Decimal::parse_fix(&value)));
     }
 }
 

@@ -107,3 +107,9 @@ pub mod xml;
 
 pub use diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Pos, Severity};
 pub use dictionary::*;
+
+/// docs/parsing.md's Rust snippets (parsing, encoding, validating with this
+/// crate and with fix44's tables, typed messages), compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/parsing.md")]
+pub struct DocsParsingDoctests;

@@ -19,6 +19,8 @@ use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
 use fix_session::store::{SyncDone, SyncJob, SyncWait};
+
+use crate::wake_hub::Via;
 use fix_session::{
     Application, Event, MessageStore, Session, SessionError, State, StoreError, Time,
 };
@@ -723,6 +725,9 @@ struct Progress {
     output: OutputCharge,
     /// The sync thread's writer of the connection's synced bytes (plain TCP).
     synced_write: Option<Arc<SyncedWrite>>,
+    /// The waker the sync thread wakes this task with: through the
+    /// runtime's hub, one cross-thread wake a sync for all its connections.
+    via: Arc<Via>,
 }
 
 /// A connection's unsent output, charged to the engine's memory budget (the
@@ -779,6 +784,7 @@ async fn drive<D: Schema>(
             charged: 0,
         },
         synced_write,
+        via: Via::new(),
     };
     let sleep = tokio::time::sleep_until(Instant::now());
     tokio::pin!(sleep);
@@ -806,7 +812,7 @@ async fn drive<D: Schema>(
             ready = tcp.ready(interest), if wait.interest.is_some() => Woke::Socket(ready),
             () = shared.wake.notified() => Woke::Handle,
             () = &mut sleep, if wait.wake_at.is_some() => Woke::Timer,
-            done = sync_ended(&mut progress.syncing), if progress.syncing.is_some() => {
+            done = sync_ended(&mut progress.syncing, &progress.via), if progress.syncing.is_some() => {
                 progress.syncing = None;
                 Woke::Synced(done)
             }
@@ -823,9 +829,9 @@ enum Syncing {
 }
 
 /// What the sync in flight returned (a failure if its thread was lost).
-async fn sync_ended(syncing: &mut Option<Syncing>) -> SyncDone {
+async fn sync_ended(syncing: &mut Option<Syncing>, via: &Arc<Via>) -> SyncDone {
     match syncing {
-        Some(Syncing::Awaited(wait)) => wait.await,
+        Some(Syncing::Awaited(wait)) => std::future::poll_fn(|cx| via.poll(wait, cx)).await,
         Some(Syncing::Blocking(id, job)) => job
             .await
             .unwrap_or_else(|e| SyncDone::failed(*id, io::Error::other(e))),
@@ -842,7 +848,7 @@ async fn end_sync_in_flight<D: Schema>(
     end: End,
 ) -> End {
     if progress.syncing.is_some() {
-        let done = sync_ended(&mut progress.syncing).await;
+        let done = sync_ended(&mut progress.syncing, &progress.via).await;
         progress.syncing = None;
         let mut slot = cell.lock();
         let Slot {

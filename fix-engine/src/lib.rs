@@ -133,6 +133,7 @@ mod net;
 mod synced_write;
 mod tls;
 mod transport;
+mod wake_hub;
 
 pub use admin::{AdminCommand, AdminError, SessionStatus};
 pub use dictionary::{DictionarySource, FileDictionaries, FileDictionary};

@@ -40,6 +40,10 @@ const DIR: &str = "FIX_ENGINE_CRASH_DIR";
 
 /// Orders per burst.
 const ORDERS: usize = 400;
+/// The end of the ClOrdID of the order a run sends after its burst, which the
+/// acceptor records as `sync`: handled in sequence, so once it is recorded,
+/// the acceptor then running has handled every number before it.
+const SYNC: &str = "-sync";
 /// How long a run may take to get every order recorded.
 const RUN_WAIT: Duration = Duration::from_secs(30);
 
@@ -99,6 +103,10 @@ impl Application for Recorder {
         let text = |tag| String::from_utf8_lossy(msg.get(tag).unwrap_or_default()).into_owned();
         let cl_ord_id = text(11);
         let seq = text(34);
+        if cl_ord_id.ends_with(SYNC) {
+            self.write(&format!("sync {seq}\n"));
+            return Ok(());
+        }
         let poss_dup = msg.get(43) == Some(b"Y");
         if poss_dup && self.recorded.contains(&cl_ord_id) {
             self.write(&format!("skip {cl_ord_id} {seq}\n"));
@@ -125,6 +133,10 @@ enum Record {
         cl_ord_id: String,
         seq: u64,
     },
+    /// The order sent after the burst.
+    Sync {
+        seq: u64,
+    },
 }
 
 impl Record {
@@ -139,6 +151,9 @@ impl Record {
             },
             ["skip", id, seq] => Record::Skip {
                 cl_ord_id: id.to_owned(),
+                seq: seq.parse().unwrap(),
+            },
+            ["sync", seq] => Record::Sync {
                 seq: seq.parse().unwrap(),
             },
             _ => panic!("a record line: {line:?}"),
@@ -400,15 +415,33 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
         skipped: 0,
     };
 
-    // Every order recorded, within the wait.
+    // Then the sync order. Every order recorded is not enough: an acceptor
+    // killed once all were recorded may not have stored their numbers (a
+    // step's records reach the log at its end), and the one started then
+    // asks for them again; the sync order, handled after them in sequence,
+    // says it has. (Without it, a run under load compared the numbers while
+    // the new acceptor was still asking: 152 against 402.)
     let deadline = Instant::now() + RUN_WAIT;
+    let sync = order(&format!("R{run}{SYNC}"));
+    while let Err(e) = handle.send(b"D", &sync) {
+        assert!(
+            matches!(e, SendError::Full | SendError::NotConnected),
+            "{e}"
+        );
+        assert!(
+            Instant::now() < deadline,
+            "run {run}: the sync order not taken"
+        );
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    // Every order recorded, and the sync order after them, within the wait.
     let records = loop {
         let records = read_records(&record);
         let orders = records
             .iter()
             .filter(|r| matches!(r, Record::Order { .. }))
             .count();
-        if orders >= ORDERS {
+        if orders >= ORDERS && records.iter().any(|r| matches!(r, Record::Sync { .. })) {
             break records;
         }
         assert!(
@@ -433,7 +466,8 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
 
     // Each order recorded exactly once, at the number the initiator stored it
     // under: a resend keeps the number.
-    let sent = stored_orders(&dir.join("initiator"), &initiator_id());
+    let mut sent = stored_orders(&dir.join("initiator"), &initiator_id());
+    sent.retain(|_, id| !id.ends_with(SYNC));
     assert_eq!(
         sent.len(),
         ORDERS,
@@ -445,7 +479,7 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
     // sequence, resent ones included.
     let mut last = 0;
     for r in &records {
-        if let Record::Order { seq, .. } | Record::Skip { seq, .. } = r {
+        if let Record::Order { seq, .. } | Record::Skip { seq, .. } | Record::Sync { seq } = r {
             assert!(*seq > last, "run {run}: {seq} after {last}");
             last = *seq;
         }
@@ -473,6 +507,17 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
                 );
                 assert_eq!(by_id.get(cl_ord_id.as_str()), Some(seq), "run {run}");
                 stats.skipped += 1;
+            }
+            Record::Sync { seq } => {
+                assert_eq!(
+                    seen.len(),
+                    ORDERS,
+                    "run {run}: the sync order before the last order"
+                );
+                assert!(
+                    *seq > by_id.values().copied().max().unwrap_or(0),
+                    "run {run}"
+                );
             }
         }
     }

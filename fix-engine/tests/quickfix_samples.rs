@@ -216,13 +216,71 @@ fn what_the_engine_lacks_is_an_error_naming_it() {
     let with_files = text.replace("[DEFAULT]\n", "[DEFAULT]\nFileStorePath=store\n");
     let s = Settings::parse("m.cfg", &with_files).unwrap();
     assert_eq!(warned_keys(&s).len(), 3);
+}
 
-    let e = Settings::from_path(sample("qfj-keystore.cfg")).unwrap_err();
-    assert_eq!(e.key(), Some("SocketKeyStore"));
-    assert!(
-        e.to_string().contains("Java key stores cannot be read"),
-        "{e}"
+/// QuickFIX/J's Java key stores: read as PKCS#12 files (keytool's type since
+/// Java 9), opened when the engine starts, not when the file loads; a JKS or
+/// JCEKS type refused at load, naming the keytool command that converts it.
+#[test]
+fn quickfix_j_key_stores_load_as_pkcs12() {
+    let s = load("qfj-keystore.cfg");
+    let tls = s.sessions()[0].tls.as_ref().unwrap();
+    assert_eq!(
+        tls.key_store.as_deref(),
+        Some(Path::new("executor.keystore"))
     );
+    assert!(tls.key_store_password.is_some());
+    assert_eq!(
+        (tls.certificate.as_ref(), tls.trust_store.as_ref()),
+        (None, None)
+    );
+    assert_eq!(tls.client_auth, ClientAuth::None);
+
+    let text = std::fs::read_to_string(sample("qfj-keystore.cfg")).unwrap();
+    let with =
+        |line: &str| text.replace("NeedClientAuth=N\n", &format!("NeedClientAuth=N\n{line}\n"));
+    // PKCS12, any case: no effect, said so.
+    let s = Settings::parse("k.cfg", &with("KeyStoreType=pkcs12")).unwrap();
+    assert_eq!(warned_keys(&s), ["KeyStoreType"]);
+    for line in ["KeyStoreType=JKS", "TrustStoreType=jceks"] {
+        let e = Settings::parse("k.cfg", &with(line)).unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::UnsupportedValue { .. }),
+            "{e}"
+        );
+        assert!(
+            e.to_string().contains(
+                "keytool -importkeystore -srckeystore FILE -destkeystore FILE.p12 -deststoretype pkcs12"
+            ),
+            "{e}"
+        );
+    }
+    // The key store or the PEM files, the trust store or the PEM
+    // authorities: not both.
+    for (line, key) in [
+        ("ServerCertificateFile=server.pem", "ServerCertificateFile"),
+        ("SSLCertificatePassword=x", "SSLCertificatePassword"),
+    ] {
+        let e = Settings::parse("k.cfg", &with(line)).unwrap_err();
+        assert_eq!(e.key(), Some(key), "{e}");
+        assert!(
+            e.to_string().contains("not used with SocketKeyStore"),
+            "{e}"
+        );
+    }
+    let both =
+        with("NeedClientAuth=Y\nSocketTrustStore=trust.p12\nCertificationAuthoritiesFile=ca.pem")
+            .replace("NeedClientAuth=N\n", "");
+    let e = Settings::parse("k.cfg", &both).unwrap_err();
+    assert_eq!(e.key(), Some("CertificationAuthoritiesFile"), "{e}");
+    // A trust store alone serves an acceptor that verifies clients.
+    let trusting =
+        with("NeedClientAuth=Y\nSocketTrustStore=trust.p12\nSocketTrustStorePassword=changeit")
+            .replace("NeedClientAuth=N\n", "");
+    let s = Settings::parse("k.cfg", &trusting).unwrap();
+    let tls = s.sessions()[0].tls.as_ref().unwrap();
+    assert_eq!(tls.trust_store.as_deref(), Some(Path::new("trust.p12")));
+    assert_eq!(tls.client_auth, ClientAuth::Required);
 }
 
 /// Every sample: loads, or fails naming only a key the engine cannot honour.
@@ -248,7 +306,7 @@ fn every_sample_loads_or_names_what_is_lacking() {
             ),
         }
     }
-    assert_eq!((loaded, files), (8, 10));
+    assert_eq!((loaded, files), (9, 10));
 }
 
 /// A file of `tests/quickfix_settings/` (see its README.md).

@@ -1027,9 +1027,14 @@ fn syntax_errors() {
             r#""Y" is not applied yet (needs the store (fix-session)): a damaged store refuses to open"#.into()
         )]
     );
-    assert_eq!(
-        fails(&format!("{ACCEPTOR}SocketKeyStore=k.jks\n")).2,
-        "not supported: QuickFIX/J's Java key stores cannot be read; give PEM files with ServerCertificateFile, ServerCertificateKeyFile, ClientCertificateFile, ClientCertificateKeyFile and CertificationAuthoritiesFile"
+    // A Java key store is read as PKCS#12; a JKS type is refused, naming
+    // the keytool command that converts it.
+    let message = fails(&format!("{ACCEPTOR}KeyStoreType=JKS\n")).2;
+    assert!(
+        message.contains(
+            "only PKCS#12 stores are read: convert a JKS or JCEKS store to PKCS#12 with keytool -importkeystore -srckeystore FILE -destkeystore FILE.p12 -deststoretype pkcs12"
+        ),
+        "{message}"
     );
     assert_eq!(
         fails(&format!("{ACCEPTOR}MySQLStoreHost=db\n"))
@@ -1586,7 +1591,7 @@ fn what_the_engine_does_not_do_is_a_warning_or_an_error() {
     );
     // What cannot be honoured is an error naming it.
     for (line, key) in [
-        ("SocketKeyStore=keys.jks", "SocketKeyStore"),
+        ("KeyStoreType=JCEKS", "KeyStoreType"),
         ("SocketAcceptProtocol=VM_PIPE", "SocketAcceptProtocol"),
         ("JdbcURL=jdbc:mysql://db/fix", "JdbcURL"),
     ] {
@@ -1960,23 +1965,24 @@ fn quickfix_session_keys_are_applied() {
 #[test]
 fn queue_keys_are_read_per_session() {
     use fix_engine::QueuedWhileDown;
+    use fix_engine::config::QueuedAge;
 
     let plain = acceptor("");
     assert_eq!(
         (plain.max_queued_age, plain.queued_while_down),
-        (None, None)
+        (QueuedAge::Engine, None)
     );
     let s = acceptor("QueuedMessageMaxAge=30\nQueuedWhileDown=DROP\n");
-    assert_eq!(s.max_queued_age, Some(Some(Duration::from_secs(30))));
+    assert_eq!(s.max_queued_age, QueuedAge::Within(Duration::from_secs(30)));
     assert_eq!(s.queued_while_down, Some(QueuedWhileDown::Drop));
     // 0 lifts the limit (not the engine's: a session's answer of its own).
     assert_eq!(
         acceptor("QueuedMessageMaxAge=0\n").max_queued_age,
-        Some(None)
+        QueuedAge::Unlimited
     );
     assert_eq!(
         initiator("queuedmessagemaxage=2m\n").max_queued_age,
-        Some(Some(Duration::from_secs(120)))
+        QueuedAge::Within(Duration::from_secs(120))
     );
     // Any case.
     for (v, want) in [
@@ -2034,7 +2040,10 @@ fn queue_keys_are_read_per_session() {
         .queued_message_max_age(Duration::ZERO)
         .build()
         .unwrap();
-    assert_eq!(unlimited.max_queued_age, Some(None));
+    assert_eq!(
+        unlimited.max_queued_age,
+        fix_engine::config::QueuedAge::Unlimited
+    );
 }
 
 /// QuickFIX's PostgreSQL store keys (with QuickFIX's defaults for those not

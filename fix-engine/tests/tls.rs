@@ -6,12 +6,12 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use common::certs::{Ca, Identity, encrypted_key, openssl};
+use common::certs::{Ca, Identity, encrypted_key, openssl, pkcs12};
 use common::*;
 use fix_engine::config::{ClientAuth, SessionBuilder};
 use fix_engine::{Engine, EngineError, EngineErrorKind, TlsFileError};
@@ -1075,35 +1075,535 @@ async fn encrypted_keys_the_engine_cannot_open_are_refused_at_start_saying_why()
         e.to_string().contains("OpenSSL's traditional PEM encryption (Proc-Type: 4,ENCRYPTED), which is not read: convert it to encrypted PKCS#8 (openssl pkcs8 -topk8 -v2 aes-256-cbc"),
         "{e}"
     );
+}
 
-    // A PKCS#12 file, as QuickFIX/n names one in SSLCertificate: refused,
-    // naming the commands that convert it.
-    let p12 = dir.join("server.p12");
-    assert!(openssl(&[
-        "pkcs12",
-        "-export",
-        "-in",
-        server.cert.to_str().unwrap(),
-        "-inkey",
-        server.key.to_str().unwrap(),
-        "-passout",
-        "pass:right",
-        "-out",
-        p12.to_str().unwrap(),
-    ]));
-    let e = start_error(
+/// What `openssl pkcs12 -info` (with `options`) says of how PKCS#12 file
+/// `p12` is protected.
+fn pkcs12_info(p12: &Path, password: &str, options: &[&str]) -> String {
+    let out = std::process::Command::new("openssl")
+        .args(["pkcs12", "-info", "-noout"])
+        .args(options)
+        .arg("-passin")
+        .arg(format!("pass:{password}"))
+        .arg("-in")
+        .arg(p12)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout)
+}
+
+#[tokio::test]
+async fn pkcs12_files_serve_mutual_tls_with_their_password() {
+    let dir = TestDir::new("tls-pkcs12");
+    let server_ca = Ca::new(&dir, "server-ca");
+    let client_ca = Ca::new(&dir, "client-ca");
+    let server = server_ca.server("server");
+    let client = client_ca.client("client");
+    // The acceptor's certificate, its authority's after it and its key, as
+    // OpenSSL 3 writes them by default: PBES2 (PBKDF2 with HMAC-SHA256,
+    // AES-256-CBC) for both bags, an HMAC-SHA256 MAC.
+    let Some(server_p12) = pkcs12(&server, Some(&server_ca.cert), "server pass", &[], "server")
+    else {
+        return;
+    };
+    let info = pkcs12_info(&server_p12, "server pass", &[]);
+    assert!(info.contains("MAC: sha256"), "{info}");
+    assert!(info.contains("PBES2, PBKDF2, AES-256-CBC"), "{info}");
+    assert!(!info.contains("RC2") && !info.contains("3DES"), "{info}");
+    // The initiator's with the empty password (`-passout pass:`), no
+    // SSLCertificatePassword given.
+    let client_p12 = pkcs12(&client, None, "", &[], "client").unwrap();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = start(
+        [acceptor("EXEC", "C1", 0)
+            .socket_use_ssl(true)
+            .certificate(&server_p12)
+            .ssl_certificate_password("server pass")
+            .ca_file(&client_ca.cert)
+            .certificate_verify_level(ClientAuth::Required)],
+        &tx,
+        false,
+    )
+    .await;
+    let port = port_of(&acc);
+    let ini = start(
+        [tls_initiator("C1", "EXEC", port, &server_ca.cert).certificate(&client_p12)],
+        &tx,
+        false,
+    )
+    .await;
+    logged_on(&ini, &id("C1", "EXEC")).await;
+    logged_on(&acc, &id("EXEC", "C1")).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+
+    // A PKCS#12 file as the key file beside a PEM certificate: its key is
+    // taken (fixcfg's check of the files, which opens them as the engine does).
+    let key_file = acceptor("EXEC", "C1", 0)
+        .socket_use_ssl(true)
+        .certificate(&server.cert)
+        .private_key(&server_p12)
+        .ssl_certificate_password("server pass");
+    let checks = fix_engine::config::check_files(&key_file.build().unwrap());
+    let tls = checks.iter().find(|c| c.key == "SocketUseSSL").unwrap();
+    assert!(tls.result.is_ok(), "{tls}");
+    // Bags left unencrypted, a SHA-512 MAC: read too.
+    let options = ["-certpbe", "NONE", "-keypbe", "NONE", "-macalg", "sha512"];
+    let plain_bags = pkcs12(&server, None, "mac only", &options, "plain-bags").unwrap();
+    let checks = fix_engine::config::check_files(
+        &acceptor("EXEC", "C1", 0)
+            .socket_use_ssl(true)
+            .certificate(&plain_bags)
+            .ssl_certificate_password("mac only")
+            .build()
+            .unwrap(),
+    );
+    let tls = checks.iter().find(|c| c.key == "SocketUseSSL").unwrap();
+    assert!(tls.result.is_ok(), "{tls}");
+}
+
+#[tokio::test]
+async fn pkcs12_files_the_engine_cannot_open_are_refused_at_start_saying_why() {
+    let dir = TestDir::new("tls-pkcs12-refused");
+    let ca = Ca::new(&dir, "ca");
+    let server = ca.server("server");
+    let Some(p12) = pkcs12(&server, None, "right", &[], "server") else {
+        return;
+    };
+    let (_held, port) = held_listener();
+    let with = |file: &Path| {
         acceptor("EXEC", "C1", port)
             .socket_use_ssl(true)
-            .certificate(&p12)
-            .ssl_certificate_password("right"),
+            .certificate(file)
+    };
+
+    // A wrong password: an error at start naming the file, and in fixcfg's check.
+    let wrong = with(&p12).ssl_certificate_password("not-the-password");
+    let e = start_error(wrong.clone()).await;
+    let (setting, path, problem) = tls_file(&e);
+    assert_eq!((setting, path), ("ServerCertificateFile", p12.as_path()));
+    assert!(
+        matches!(problem, TlsFileError::Pkcs12WrongPassword),
+        "{problem:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "session FIX.4.4:EXEC->C1: ServerCertificateFile {}: is a PKCS#12 file that does not open with SSLCertificatePassword (its MAC does not verify): the password is wrong (or the file is damaged)",
+            p12.display()
+        )
+    );
+    let checks = fix_engine::config::check_files(&wrong.build().unwrap());
+    let tls = checks.iter().find(|c| c.key == "SocketUseSSL").unwrap();
+    assert!(
+        tls.result
+            .as_ref()
+            .unwrap_err()
+            .contains("the password is wrong"),
+        "{tls}"
+    );
+    assert!(!tls.to_string().contains("not-the-password"), "{tls}");
+
+    // No password for a file that has one.
+    let e = start_error(with(&p12)).await;
+    assert!(
+        matches!(tls_file(&e).2, TlsFileError::Pkcs12NoPassword),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .contains("SSLCertificatePassword is not given"),
+        "{e}"
+    );
+
+    // The legacy form (`-legacy`: RC2 and triple DES keyed by the PKCS#12
+    // KDF, a SHA-1 MAC): refused whatever the password, naming the commands
+    // that convert it.
+    let legacy = pkcs12(&server, None, "right", &["-legacy"], "legacy").unwrap();
+    let info = pkcs12_info(&legacy, "right", &["-legacy"]);
+    assert!(info.contains("MAC: sha1"), "{info}");
+    assert!(info.contains("RC2"), "{info}");
+    let e = start_error(with(&legacy).ssl_certificate_password("right")).await;
+    let (setting, path, problem) = tls_file(&e);
+    assert_eq!((setting, path), ("ServerCertificateFile", legacy.as_path()));
+    assert!(
+        matches!(problem, TlsFileError::Pkcs12Legacy(_)),
+        "{problem:?}"
+    );
+    assert!(
+        e.to_string().contains(
+            "which is not read: convert it to OpenSSL 3's default (AES-256-CBC, an HMAC-SHA256 MAC) with openssl pkcs12 -legacy -in file.p12 -nodes -out plain.pem, then openssl pkcs12 -export -in plain.pem -out new.p12"
+        ),
+        "{e}"
+    );
+    // The same with a wrong password: the form is named first.
+    let e = start_error(with(&legacy).ssl_certificate_password("wrong")).await;
+    assert!(
+        matches!(tls_file(&e).2, TlsFileError::Pkcs12Legacy(_)),
+        "{e}"
+    );
+
+    // Damaged: cut short anywhere, or a byte changed anywhere (the MAC
+    // covers what the structure does not), an error in fixcfg's check, which
+    // opens the file as the engine does; never a panic.
+    let bytes = std::fs::read(&p12).unwrap();
+    let damaged = dir.join("damaged.p12");
+    let refused = |contents: &[u8], what: &str| {
+        std::fs::write(&damaged, contents).unwrap();
+        let checks = fix_engine::config::check_files(
+            &with(&damaged)
+                .ssl_certificate_password("right")
+                .build()
+                .unwrap(),
+        );
+        let tls = checks.iter().find(|c| c.key == "SocketUseSSL").unwrap();
+        assert!(tls.result.is_err(), "{what}: {tls}");
+    };
+    for len in (0..bytes.len()).step_by(11) {
+        refused(&bytes[..len], &format!("cut at {len}"));
+    }
+    for at in (0..bytes.len()).step_by(53) {
+        let mut changed = bytes.clone();
+        changed[at] ^= 0x5a;
+        refused(&changed, &format!("byte {at} changed"));
+    }
+    refused(b"", "empty");
+}
+
+/// A trust store as `openssl pkcs12 -export -nokeys` writes it: the
+/// certificates of `ca`, no key, with `password` and the `options` given.
+fn trust_store(ca: &Path, password: &str, options: &[&str], name: &str) -> Option<PathBuf> {
+    let out = ca.parent().unwrap().join(format!("{name}.p12"));
+    let pass = format!("pass:{password}");
+    let mut args = vec![
+        "pkcs12",
+        "-export",
+        "-nokeys",
+        "-in",
+        ca.to_str().unwrap(),
+        "-passout",
+        &pass,
+        "-out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(options);
+    openssl(&args).then_some(out)
+}
+
+/// The `keytool` command with `args`: `false` when it is not installed (the
+/// part of the test that needs it is skipped).
+fn keytool(args: &[&str]) -> bool {
+    match std::process::Command::new("keytool").args(args).output() {
+        Ok(o) => {
+            assert!(
+                o.status.success(),
+                "keytool {args:?}: {}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+            true
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            println!("skipped in part: the keytool command is not installed");
+            false
+        }
+        Err(e) => panic!("keytool {args:?}: {e}"),
+    }
+}
+
+/// The TLS check `fixcfg check` makes of `builder`'s session.
+fn tls_check(builder: SessionBuilder) -> Result<String, String> {
+    let checks = fix_engine::config::check_files(&builder.build().unwrap());
+    let tls = checks.iter().find(|c| c.key == "SocketUseSSL").unwrap();
+    tls.result.clone()
+}
+
+#[tokio::test]
+async fn quickfix_j_key_and_trust_stores_serve_mutual_tls_against_pem_files() {
+    let dir = TestDir::new("tls-keystore");
+    let server_ca = Ca::new(&dir, "server-ca");
+    let client_ca = Ca::new(&dir, "client-ca");
+    let server = server_ca.server("server");
+    let client = client_ca.client("client");
+    // The acceptor's key store: its certificate, its authority's and its
+    // key, as openssl pkcs12 -export writes them (keytool's type since Java 9).
+    let Some(key_store) = pkcs12(
+        &server,
+        Some(&server_ca.cert),
+        "store pass",
+        &[],
+        "executor",
+    ) else {
+        return;
+    };
+    // Its trust store: the clients' authority, no key.
+    let trust = trust_store(&client_ca.cert, "trust pass", &[], "executor-trust").unwrap();
+    // The acceptor from a QuickFIX/J settings file; the initiator with PEM files.
+    let text = format!(
+        "[DEFAULT]\nConnectionType=acceptor\nSocketAcceptPort=0\nStartTime=00:00:00\nEndTime=00:00:00\n\
+         SocketUseSSL=Y\nSocketKeyStore={}\nSocketKeyStorePassword=store pass\nKeyStoreType=pkcs12\n\
+         SocketTrustStore={}\nSocketTrustStorePassword=trust pass\nTrustStoreType=PKCS12\nNeedClientAuth=Y\n\n\
+         [SESSION]\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=C1\n",
+        key_store.display(),
+        trust.display()
+    );
+    let settings = fix_engine::config::Settings::parse("qfj.cfg", &text).unwrap();
+    let tls = settings.sessions()[0].tls.as_ref().unwrap();
+    assert_eq!(tls.key_store.as_deref(), Some(key_store.as_path()));
+    assert_eq!(tls.trust_store.as_deref(), Some(trust.as_path()));
+    assert_eq!(tls.client_auth, ClientAuth::Required);
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(settings, &fix44::DICTIONARY, recorders(&tx, false))
+        .await
+        .unwrap();
+    let port = port_of(&acc);
+    let ini = start(
+        [tls_initiator("C1", "EXEC", port, &server_ca.cert)
+            .certificate(&client.cert)
+            .private_key(&client.key)],
+        &tx,
+        false,
+    )
+    .await;
+    logged_on(&ini, &id("C1", "EXEC")).await;
+    logged_on(&acc, &id("EXEC", "C1")).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+    // A client without a certificate is refused: the trust store is used.
+    let acc = Engine::start(
+        fix_engine::config::Settings::parse("qfj.cfg", &text).unwrap(),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let port = port_of(&acc);
+    let (proxy, tries) = counting_proxy(port).await;
+    while rx.try_recv().is_ok() {}
+    let stranger = start(
+        [tls_initiator("C1", "EXEC", proxy, &server_ca.cert)],
+        &tx,
+        false,
+    )
+    .await;
+    refused_and_retried(&stranger, &id("C1", "EXEC"), &tries, &mut rx).await;
+    stranger.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+
+    // The other way round: a PEM acceptor, an initiator with a key store of
+    // the empty password (no SocketKeyStorePassword) and a trust store
+    // written without a MAC, its certificates unencrypted (no
+    // SocketTrustStorePassword).
+    let client_store = pkcs12(&client, None, "", &[], "client-store").unwrap();
+    let plain_trust = trust_store(
+        &server_ca.cert,
+        "",
+        &["-certpbe", "NONE", "-nomac"],
+        "plain-trust",
+    )
+    .unwrap();
+    let info = pkcs12_info(&plain_trust, "", &[]);
+    assert!(!info.contains("MAC:"), "{info}");
+    let acc = start(
+        [tls_acceptor("EXEC", "C1", 0, &server)
+            .ca_file(&client_ca.cert)
+            .certificate_verify_level(ClientAuth::Required)],
+        &tx,
+        false,
+    )
+    .await;
+    let port = port_of(&acc);
+    let ini = start(
+        [initiator("C1", "EXEC", port)
+            .socket_use_ssl(true)
+            .socket_key_store(&client_store)
+            .socket_trust_store(&plain_trust)],
+        &tx,
+        false,
+    )
+    .await;
+    logged_on(&ini, &id("C1", "EXEC")).await;
+    logged_on(&acc, &id("EXEC", "C1")).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+
+    // Stores as keytool itself writes them (Java 17: PBES2 with AES-256, an
+    // HMAC-SHA256 MAC): its copy of the key store and a trust store it
+    // imported the authority into.
+    let copy = dir.join("keytool-copy.p12");
+    let trust_copy = dir.join("keytool-trust.p12");
+    let (src, dest) = (key_store.to_str().unwrap(), copy.to_str().unwrap());
+    if keytool(&[
+        "-importkeystore",
+        "-srckeystore",
+        src,
+        "-srcstoretype",
+        "pkcs12",
+        "-srcstorepass",
+        "store pass",
+        "-destkeystore",
+        dest,
+        "-deststoretype",
+        "pkcs12",
+        "-deststorepass",
+        "copy pass",
+        "-noprompt",
+    ]) {
+        assert!(keytool(&[
+            "-importcert",
+            "-noprompt",
+            "-alias",
+            "clients",
+            "-file",
+            client_ca.cert.to_str().unwrap(),
+            "-keystore",
+            trust_copy.to_str().unwrap(),
+            "-storetype",
+            "pkcs12",
+            "-storepass",
+            "changeit",
+        ]));
+        let found = tls_check(
+            acceptor("EXEC", "C1", 0)
+                .socket_use_ssl(true)
+                .socket_key_store(&copy)
+                .socket_key_store_password("copy pass")
+                .socket_trust_store(&trust_copy)
+                .socket_trust_store_password("changeit")
+                .need_client_auth(true),
+        );
+        assert!(found.is_ok(), "{found:?}");
+    }
+}
+
+#[tokio::test]
+async fn key_and_trust_stores_the_engine_cannot_open_are_refused_at_start_naming_why() {
+    let dir = TestDir::new("tls-keystore-refused");
+    let ca = Ca::new(&dir, "ca");
+    let server = ca.server("server");
+    let Some(key_store) = pkcs12(&server, None, "right", &[], "server") else {
+        return;
+    };
+    let (_held, port) = held_listener();
+    let with = |store: &Path| {
+        acceptor("EXEC", "C1", port)
+            .socket_use_ssl(true)
+            .socket_key_store(store)
+    };
+
+    // A JKS key store (its magic number, then anything): refused at start
+    // naming the keytool command that converts it, and in fixcfg's check.
+    let jks = dir.join("executor.keystore");
+    let mut bytes = vec![0xfe, 0xed, 0xfe, 0xed, 0, 0, 0, 2];
+    bytes.extend_from_slice(b"not really a key store");
+    std::fs::write(&jks, &bytes).unwrap();
+    let e = start_error(with(&jks).socket_key_store_password("changeit")).await;
+    let (setting, path, problem) = tls_file(&e);
+    assert_eq!((setting, path), ("SocketKeyStore", jks.as_path()));
+    assert!(
+        matches!(problem, TlsFileError::JavaKeyStore { kind: "JKS", .. }),
+        "{problem:?}"
+    );
+    let keytool_command = format!(
+        "keytool -importkeystore -srckeystore {0} -destkeystore {0}.p12 -deststoretype pkcs12",
+        jks.display()
+    );
+    assert!(e.to_string().contains(&keytool_command), "{e}");
+    let found = tls_check(with(&jks));
+    assert!(
+        found.as_ref().unwrap_err().contains(&keytool_command),
+        "{found:?}"
+    );
+    // A JCEKS trust store, the same.
+    let jceks = dir.join("trust.jceks");
+    std::fs::write(&jceks, [0xce, 0xce, 0xce, 0xce, 0, 0, 0, 2, 1, 2, 3]).unwrap();
+    let e = start_error(
+        with(&key_store)
+            .socket_key_store_password("right")
+            .socket_trust_store(&jceks)
+            .need_client_auth(true),
     )
     .await;
     let (setting, path, problem) = tls_file(&e);
-    assert_eq!((setting, path), ("ServerCertificateFile", p12.as_path()));
-    assert!(matches!(problem, TlsFileError::Pkcs12), "{problem:?}");
+    assert_eq!((setting, path), ("SocketTrustStore", jceks.as_path()));
+    assert!(
+        matches!(problem, TlsFileError::JavaKeyStore { kind: "JCEKS", .. }),
+        "{problem:?}"
+    );
+    assert!(e.to_string().contains("keytool -importkeystore"), "{e}");
+    // A JKS store as keytool writes it, when keytool is here.
+    let real_jks = dir.join("real.jks");
+    if keytool(&[
+        "-importkeystore",
+        "-srckeystore",
+        key_store.to_str().unwrap(),
+        "-srcstoretype",
+        "pkcs12",
+        "-srcstorepass",
+        "right",
+        "-destkeystore",
+        real_jks.to_str().unwrap(),
+        "-deststoretype",
+        "jks",
+        "-deststorepass",
+        "changeit",
+        "-noprompt",
+    ]) {
+        let e = start_error(with(&real_jks).socket_key_store_password("changeit")).await;
+        assert!(
+            matches!(
+                tls_file(&e).2,
+                TlsFileError::JavaKeyStore { kind: "JKS", .. }
+            ),
+            "{e}"
+        );
+    }
+
+    // A wrong password, and none for a store that has one: the key store's
+    // password setting named.
+    let e = start_error(with(&key_store).socket_key_store_password("not-the-password")).await;
+    let (setting, _, problem) = tls_file(&e);
+    assert_eq!(setting, "SocketKeyStore");
+    assert!(
+        matches!(
+            problem,
+            TlsFileError::StorePassword {
+                setting: "SocketKeyStorePassword",
+                given: true
+            }
+        ),
+        "{problem:?}"
+    );
     assert!(
         e.to_string()
-            .contains("openssl pkcs12 -in file.p12 -nokeys -out cert.pem"),
+            .contains("does not open with SocketKeyStorePassword"),
         "{e}"
     );
+    assert!(!e.to_string().contains("not-the-password"), "{e}");
+    let e = start_error(with(&key_store)).await;
+    assert!(
+        e.to_string()
+            .contains("SocketKeyStorePassword is not given"),
+        "{e}"
+    );
+    // A trust store as the key store: no key, said so.
+    let trust = trust_store(&ca.cert, "t", &[], "trust").unwrap();
+    let e = start_error(with(&trust).socket_key_store_password("t")).await;
+    assert!(e.to_string().contains("holds no private key"), "{e}");
+    // A PEM file as a store: not PKCS#12, said so.
+    let e = start_error(with(&server.cert)).await;
+    assert!(e.to_string().contains("not a PKCS#12 file"), "{e}");
+    // Damaged stores: errors, never a panic.
+    let bytes = std::fs::read(&key_store).unwrap();
+    let damaged = dir.join("damaged.p12");
+    for len in (0..bytes.len()).step_by(37) {
+        std::fs::write(&damaged, &bytes[..len]).unwrap();
+        let found = tls_check(with(&damaged).socket_key_store_password("right"));
+        assert!(found.is_err(), "cut at {len}");
+    }
 }

@@ -26,8 +26,9 @@
 //! # Ok::<(), fix_session::StoreError>(())
 //! ```
 #![deny(missing_docs)]
-// The file store's two system calls that Rust cannot check (mapping the log and
-// allocating its space) are allowed where they are made; nothing else is unsafe.
+// The system calls Rust cannot check (the file store mapping its log and
+// allocating its space, the shared log mapping its shadow) are allowed where
+// they are made; nothing else is unsafe.
 #![deny(unsafe_code)]
 
 mod app;

@@ -1,15 +1,11 @@
 //! The engine's shared log: one sync for many sessions, what it recovers
 //! after a crash (torn ends, answers never closed, damage), segments freed
-//! after resets, and writers in a child process killed with SIGKILL at random
-//! losing nothing they were told was durable.
-//!
-//! `FIX_SESSION_SHARED_CRASH_SEED=<n>` replays a run's kill delays.
+//! after resets. Processes killed with SIGKILL: `shared_log_killed.rs`.
 
 mod common;
 
 use std::fs::OpenOptions;
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::io::Write;
 use std::time::{Duration, Instant, SystemTime};
 
 use common::{message, read_all};
@@ -17,10 +13,7 @@ use fix_session::store::{SharedLog, SharedLogOptions};
 use fix_session::{ChunkLimit, MessageStore, StoreError};
 use fix_test_support::temp_dir::TestDir;
 
-const ROLE: &str = "FIX_SESSION_SHARED_ROLE";
-const DIR: &str = "FIX_SESSION_SHARED_DIR";
-const RUN: &str = "FIX_SESSION_SHARED_RUN";
-/// Sessions the crash test's writers share the log with, a thread each.
+/// Sessions writing beside each other, a thread each.
 const WRITERS: u64 = 4;
 
 fn small() -> SharedLogOptions {
@@ -247,9 +240,10 @@ fn messages_read_back_whole_while_their_writes_wait_fly_or_land() {
     }
 }
 
-/// A step that only received asks for no sync: its records are written to
-/// the segment at once (the tools reading a running engine's log, and a
-/// process killed, see them) and synced within `UNASKED_SYNC_AFTER`.
+/// A step that only received asks for no sync: its records are written and
+/// synced within `UNASKED_SYNC_AFTER`, and the tools reading a running
+/// engine's log see them then (a process killed before keeps them in the
+/// log's shadow: `shared_log_killed.rs`).
 #[test]
 fn records_no_one_waits_for_are_synced_soon_and_the_tools_see_them() {
     use fix_session::store::{SHARED_LOG_DIR, StoreLog, UNASKED_SYNC_AFTER};
@@ -356,128 +350,6 @@ fn a_removed_session_starts_afresh_and_a_second_open_is_refused() {
     // Another process's lock: a second open of the directory is refused.
     let err = SharedLog::open(dir.path(), small()).unwrap_err();
     assert!(matches!(err, StoreError::Locked { .. }), "{err:?}");
-}
-
-/// The child's side: does nothing in an ordinary test run. `WRITERS` threads
-/// each store into a session of their own, syncing each message, and print
-/// `stored <writer> <seq>` after the sync returned.
-#[test]
-fn child() {
-    let Ok(_) = std::env::var(ROLE) else {
-        return;
-    };
-    let dir = std::env::var(DIR).unwrap();
-    let run: u64 = std::env::var(RUN).unwrap().parse().unwrap();
-    let log = SharedLog::open(&dir, small()).unwrap();
-    let out = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
-    let threads: Vec<_> = (0..WRITERS)
-        .map(|w| {
-            let mut store = log.open_store(&name(w), SystemTime::now()).unwrap();
-            let out = out.clone();
-            std::thread::spawn(move || {
-                let deadline = Instant::now() + Duration::from_secs(10);
-                while Instant::now() < deadline {
-                    let seq = store.next_sender_seq();
-                    store.store(seq, &message(seq, run * 10 + w)).unwrap();
-                    if seq.is_multiple_of(3) {
-                        let received = store.next_target_seq();
-                        store.advance_target_seq(received).unwrap();
-                    }
-                    store.sync().unwrap();
-                    let mut o = out.lock().unwrap();
-                    writeln!(o, "stored {w} {seq}").unwrap();
-                    o.flush().unwrap();
-                }
-            })
-        })
-        .collect();
-    for t in threads {
-        t.join().unwrap();
-    }
-}
-
-#[test]
-fn writers_killed_at_random_lose_nothing_the_log_confirmed() {
-    if std::env::var(ROLE).is_ok() {
-        return;
-    }
-    let seed = match std::env::var("FIX_SESSION_SHARED_CRASH_SEED") {
-        Ok(s) => s.parse().unwrap(),
-        Err(_) => fastrand::u64(..),
-    };
-    println!("FIX_SESSION_SHARED_CRASH_SEED={seed}");
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let dir = TestDir::new("shared-crash");
-    // (writer, seq) -> the run that confirmed it.
-    let mut confirmed = std::collections::BTreeMap::<(u64, u64), u64>::new();
-    let mut killed_mid_burst = 0;
-    for run in 0..40 {
-        let mut child = Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "child", "--nocapture", "--test-threads=1", "-q"])
-            .env(ROLE, "writer")
-            .env(DIR, dir.path())
-            .env(RUN, run.to_string())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let mut stdout = child.stdout.take().unwrap();
-        let reader = std::thread::spawn(move || {
-            let mut text = String::new();
-            stdout.read_to_string(&mut text).unwrap();
-            text
-        });
-        std::thread::sleep(Duration::from_micros(rng.u64(0..80_000)));
-        child.kill().unwrap();
-        child.wait().unwrap();
-        let text = reader.join().unwrap();
-        let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
-        let mut this_run = 0;
-        for line in whole.lines() {
-            let Some(rest) = line.strip_prefix("stored ") else {
-                continue;
-            };
-            let (w, seq) = rest.split_once(' ').unwrap();
-            let key = (w.parse().unwrap(), seq.parse().unwrap());
-            if let Some(earlier) = confirmed.insert(key, run) {
-                panic!("run {run} was handed {key:?}, confirmed by run {earlier}");
-            }
-            this_run += 1;
-        }
-        killed_mid_burst += usize::from(this_run > 0);
-        let log = SharedLog::open(dir.path(), small()).unwrap();
-        for w in 0..WRITERS {
-            if !log.contains(&name(w)) {
-                continue;
-            }
-            let mut store = log.open_store(&name(w), SystemTime::now()).unwrap();
-            let all = read_all(&mut store, 1, u64::MAX, ChunkLimit::new(10_000, usize::MAX));
-            for (i, (seq, _)) in all.iter().enumerate() {
-                assert_eq!(
-                    *seq,
-                    i as u64 + 1,
-                    "run {run}, writer {w}: numbers not contiguous"
-                );
-            }
-            for (&(cw, seq), &by) in confirmed.range((w, 0)..(w + 1, 0)) {
-                let found = all.get(seq as usize - 1).map(|(_, m)| m);
-                assert!(
-                    found == Some(&message(seq, by * 10 + cw)),
-                    "run {run}: writer {cw}'s message {seq}, confirmed by run {by}, is missing or different"
-                );
-            }
-            let last = confirmed
-                .range((w, 0)..(w + 1, 0))
-                .next_back()
-                .map_or(0, |(k, _)| k.1);
-            assert!(store.next_sender_seq() > last);
-        }
-    }
-    println!(
-        "{} messages confirmed, {killed_mid_burst} of 40 runs killed after confirming some",
-        confirmed.len()
-    );
-    assert!(killed_mid_burst >= 20, "{killed_mid_burst}");
 }
 
 /// Wakes the test's thread.

@@ -2,12 +2,12 @@
 //! allocator ([`alloc`]), the shared corpus and reference files beside the
 //! repository ([`files`]), a naive reference parser and message builders that
 //! the fast code is compared against ([`naive`]), a private PostgreSQL
-//! server ([`pg`]), and directories removed when a test is done with them
-//! ([`temp_dir`]).
+//! server (`pg`), and directories removed when a test is done with them
+//! (`temp_dir`); the last two with the feature `temp-dir`.
 //!
 //! Unpublished; a dev-dependency only (and a dependency of the benchmark crate).
-//! It depends on no crate of the workspace (only on `tempfile`), so every crate
-//! of the workspace can use it.
+//! It depends on no crate of the workspace (only on `tempfile`, for
+//! `temp-dir`), so every crate of the workspace can use it.
 //!
 //! ```
 //! fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
@@ -19,5 +19,7 @@
 pub mod alloc;
 pub mod files;
 pub mod naive;
+#[cfg(feature = "temp-dir")]
 pub mod pg;
+#[cfg(feature = "temp-dir")]
 pub mod temp_dir;

@@ -72,9 +72,3 @@ pub use generated::*;
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
-
-/// docs/parsing.md's Rust snippets (parsing, encoding, validating, typed
-/// messages), compiled and run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../../docs/parsing.md")]
-pub struct DocsParsingDoctests;

@@ -9,8 +9,13 @@ use fix_core::{Fields, Parser};
 use fix_test_support::naive::build;
 
 /// More slots than any FIX 4.4 message view has (checked below): extra slots stay
-/// empty whichever way a view is filled.
+/// empty whichever way a view is filled. A power of two, as generated message
+/// views have (`view_capacity`): the fill stores every field, masked, with a spare
+/// slot for the tags the view does not hold.
 const SLOTS: usize = 1024;
+
+/// Not a power of two: the fill tests each slot against the view's size instead.
+const ODD_SLOTS: usize = 1000;
 
 /// A fixed xorshift sequence, so that a failure repeats.
 struct Rng(u64);
@@ -117,6 +122,14 @@ fn slot_tables_fill_as_the_walk_and_the_first_field_of_each_tag() {
                 "{}: {}",
                 def.name,
                 String::from_utf8_lossy(&bytes)
+            );
+            let odd = View::<ODD_SLOTS>::of_message(msg, def);
+            assert!(odd.slots()[len..].iter().all(|&s| s == u16::MAX));
+            assert_eq!(
+                odd.slots()[..],
+                by_table.slots()[..ODD_SLOTS],
+                "{}",
+                def.name
             );
             for (slot, &tag) in def.view.tags.iter().enumerate() {
                 let first = msg.fields().iter().position(|f| f.tag() == tag);

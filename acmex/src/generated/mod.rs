@@ -2483,29 +2483,29 @@ pub static DATA_FIELD_PAIRS: &[fc::DataFieldPair] = &[
 /// The data fields, for `fix_core::Parser::with_data_fields`.
 pub static DATA_FIELDS: fc::DataFields<'static> = fc::DataFields::new(DATA_FIELD_PAIRS);
 /// The header's slots.
-pub static HEADER: t::Level = {
-    const TAGS: &[u32] = &[
+pub static HEADER: t::Level = t::Level {
+    tags: &[
         8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
         97, 52, 122, 212, 213, 347, 369, 627,
-    ];
-    t::Level {
-        tags: TAGS,
-        by_tag: &[],
-        required: &[0, 1, 2, 3, 4, 9, 20],
-        groups: &[(26, &c::HEADER_NO_HOPS)],
-        index: &t::hash_index::<64>(TAGS, &[26], &[26]),
-    }
+    ],
+    by_tag: &[],
+    required: &[0, 1, 2, 3, 4, 9, 20],
+    groups: &[(26, &c::HEADER_NO_HOPS)],
+    index: &[
+        278538, 1736727, 0, 3022874, 942086, 0, 1048583, 0, 426005, 0, 0, 0, 0, 0,
+        466957, 745481, 0, 0, 401412, 0, 0, 0, 0, 0, 1171470, 999446, 0, 0, 0, 2842649,
+        0, 0, 5142555, 0, 0, 73730, 352275, 0, 0, 458757, 286723, 737288, 1187858,
+        1744920, 950287, 0, 1056785, 0, 1163276, 0, 0, 0, 0, 0, 0, 0, 0, 409611, 0, 0,
+        65537, 794644, 0, 1179664,
+    ],
 };
 /// The trailer's slots.
-pub static TRAILER: t::Level = {
-    const TAGS: &[u32] = &[93, 89, 10];
-    t::Level {
-        tags: TAGS,
-        by_tag: &[],
-        required: &[2],
-        groups: &[],
-        index: &t::hash_index::<8>(TAGS, &[], &[]),
-    }
+pub static TRAILER: t::Level = t::Level {
+    tags: &[93, 89, 10],
+    by_tag: &[],
+    required: &[2],
+    groups: &[],
+    index: &[729090, 81923, 0, 761857, 0, 0, 0, 0],
 };
 /// Every message's table, sorted by MsgType.
 pub static MESSAGES: &[&t::MessageDef] = &[

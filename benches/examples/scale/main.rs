@@ -328,7 +328,7 @@ fn notes(plan: &Plan) -> Vec<String> {
         "syncs/s: records into the engine's fix_store_sync_seconds histogram (one a group commit's durable step, both sides), counted by a metrics recorder of the harness, over the phase's wall time".to_owned(),
         "CPU µs/order: getrusage(RUSAGE_SELF) user + system of the child over the phase (both engines and the sender) ÷ orders, each order one NewOrderSingle and one ExecutionReport".to_owned(),
         "RSS KiB/session: VmRSS after the N sessions a side logged on and idled 0.5 s, minus before the engines started, ÷ N (one acceptor and one initiator session each; at small N mostly the engines' fixed cost: runtimes, buffers, the dictionary)".to_owned(),
-        format!("sync_us: median of {SYNC_PROBES} fdatasync's, each after a 200-byte append to a file in the lane's temp directory, measured at the start of the run"),
+        format!("sync_us: the disk's sync time, the lower of two medians of {SYNC_PROBES} fdatasync's each, after a 200-byte write to a file in the lane's temp directory: appended (the sync also commits the file's length), and over zeros written and synced beforehand (the data alone, as in the shared log's segments); measured at the start of the run"),
     ]
 }
 

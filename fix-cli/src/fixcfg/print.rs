@@ -2,7 +2,7 @@
 //! TLS and the other settings the engine acts on, then each file it names
 //! as opening it found.
 
-use fix_engine::config::{SessionSettings, Transport, check_files, hide_password};
+use fix_engine::config::{QueuedAge, SessionSettings, Transport, check_files, hide_password};
 
 /// Prints one session; whether a file it names failed to open.
 pub(crate) fn session(what: &str, s: &SessionSettings) -> bool {
@@ -95,9 +95,9 @@ pub(crate) fn session(what: &str, s: &SessionSettings) -> bool {
     }
     // Only the session's own: without them, the engine's options decide.
     match s.max_queued_age {
-        Some(Some(age)) => println!("  queued messages dropped after: {} s", age.as_secs()),
-        Some(None) => println!("  queued messages dropped after: never (no age limit)"),
-        None => {}
+        QueuedAge::Within(age) => println!("  queued messages dropped after: {} s", age.as_secs()),
+        QueuedAge::Unlimited => println!("  queued messages dropped after: never (no age limit)"),
+        QueuedAge::Engine => {}
     }
     if let Some(q) = s.queued_while_down {
         println!("  queued when a connection ends: {q:?}");

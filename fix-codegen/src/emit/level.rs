@@ -13,18 +13,7 @@ impl Cx<'_> {
     /// A `Level { .. }` literal for `slots`.
     pub(super) fn level(&self, slots: &[Slot], from: Module, walk: Walk) -> TokenStream {
         let tags = slots.iter().map(|s| Literal::u32_unsuffixed(s.tag));
-        if index_buckets(slots).is_none() {
-            return self.level_of(quote!(&[#(#tags),*]), slots, from, walk, None);
-        }
-        // The index is computed at compile time from the tags (`hash_index`), so
-        // the tags are named once and the source holds no bucket table.
-        let level = self.level_of(quote!(TAGS), slots, from, walk, None);
-        quote! {
-            {
-                const TAGS: &[u32] = &[#(#tags),*];
-                #level
-            }
-        }
+        self.level_of(quote!(&[#(#tags),*]), slots, from, walk, None)
     }
 
     /// The `(slot, &GROUP)` pairs of the group counters among `slots`.
@@ -75,29 +64,48 @@ impl Cx<'_> {
                 }
             };
         };
-        let buckets = Literal::usize_unsuffixed(buckets);
-        let group_slots = slots
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.group.is_some())
-            .map(|(i, _)| u16_lit(i));
-        // At a message's level, a group none of whose tags the level holds needs
-        // no skipping (`fix_core::typed::DISJOINT_BIT`).
-        let own: BTreeSet<u32> = slots.iter().map(|s| s.tag).collect();
-        let disjoint = slots.iter().enumerate().filter_map(|(i, s)| {
-            let info = self.groups.get(&s.group?)?;
-            (walk == Walk::Message && info.tags.is_disjoint(&own)).then(|| u16_lit(i))
-        });
+        let index = self.hash_index(slots, walk, buckets);
         quote! {
             t::Level {
                 tags: #tags,
                 by_tag: &[],
                 required: &[#(#required),*],
                 groups: #groups,
-                index: &t::hash_index::<#buckets>(#tags, &[#(#group_slots),*], &[#(#disjoint),*]),
+                index: &[#(#index),*],
             }
         }
     }
+
+    /// The level's `fix_core::typed::hash_index` of `buckets` buckets, as
+    /// `hash_index` computes it, written out: a crate compiles a literal table
+    /// much faster than it evaluates the function (fix44 spent half a second of
+    /// its build in it).
+    fn hash_index(&self, slots: &[Slot], walk: Walk, buckets: usize) -> Vec<Literal> {
+        let tags: Vec<u32> = slots.iter().map(|s| s.tag).collect();
+        let group_slots: Vec<u16> = (0..slots.len())
+            .filter(|&i| slots[i].group.is_some())
+            .map(slot_u16)
+            .collect();
+        // At a message's level, a group none of whose tags the level holds needs
+        // no skipping (`fix_core::typed::DISJOINT_BIT`).
+        let own: BTreeSet<u32> = tags.iter().copied().collect();
+        let disjoint: Vec<u16> = (0..slots.len())
+            .filter(|&i| {
+                let info = slots[i].group.and_then(|g| self.groups.get(&g));
+                walk == Walk::Message && info.is_some_and(|info| info.tags.is_disjoint(&own))
+            })
+            .map(slot_u16)
+            .collect();
+        let mut table = vec![0u32; buckets];
+        fix_core::typed::fill_hash_index(&mut table, &tags, &group_slots, &disjoint);
+        table.into_iter().map(Literal::u32_unsuffixed).collect()
+    }
+}
+
+/// A slot's number as a level's tables hold it (a level with an index has
+/// fewer than `INDEX_SLOT_LIMIT` slots: `index_buckets`).
+fn slot_u16(slot: usize) -> u16 {
+    u16::try_from(slot).unwrap_or(u16::MAX)
 }
 
 /// The bucket count of a level's `fix_core::typed::hash_index`: a power of two at

@@ -5,21 +5,31 @@ use super::errors::EnumError;
 use crate::value::BufferTooSmall;
 
 /// A table from byte to `1 + ` the index of that byte in `values` (0 for bytes not
-/// listed): the `O(1)` decoder of single-byte (CHAR) enums.
+/// listed): the `O(1)` decoder of single-byte (CHAR) enums. A byte no CHAR value
+/// can be (outside printable ASCII, or a space) is left out, so that a byte the
+/// table lists is a valid value ([`decode_char`] checks nothing else of it).
 ///
 /// ```
 /// use fix_core::typed::byte_table;
-/// const T: [u8; 256] = byte_table(b"12");
+/// const T: [u8; 256] = byte_table(b"12 ");
 /// assert_eq!((T[b'1' as usize], T[b'2' as usize], T[b'3' as usize]), (1, 2, 0));
+/// assert_eq!(T[b' ' as usize], 0);
 /// ```
 pub const fn byte_table(values: &[u8]) -> [u8; 256] {
     let mut table = [0u8; 256];
     let mut i = 0;
     while i < values.len() && i < 255 {
-        table[values[i] as usize] = (i + 1) as u8;
+        if is_char(values[i]) {
+            table[values[i] as usize] = (i + 1) as u8;
+        }
         i += 1;
     }
     table
+}
+
+/// Whether `b` can be a CHAR value: printable ASCII other than space.
+const fn is_char(b: u8) -> bool {
+    b >= 0x21 && b <= 0x7e
 }
 
 /// The single byte of a CHAR value (printable ASCII other than space).
@@ -33,13 +43,15 @@ pub const fn byte_table(values: &[u8]) -> [u8; 256] {
 pub fn parse_char(bytes: &[u8]) -> Result<u8, EnumError> {
     match bytes {
         [] => Err(EnumError::Empty),
-        [b] if (0x21..=0x7e).contains(b) => Ok(*b),
+        [b] if is_char(*b) => Ok(*b),
         [_] => Err(EnumError::InvalidByte),
         _ => Err(EnumError::WrongLength),
     }
 }
 
 /// Decodes a CHAR enum through its [`byte_table`]: the listed variant, or `other`.
+/// A listed byte is decided by one load (the table lists only valid bytes); any
+/// other value is checked by [`parse_char`].
 ///
 /// ```
 /// use fix_core::typed::{byte_table, decode_char};
@@ -57,12 +69,14 @@ pub fn decode_char<T: Copy>(
     variants: &[T],
     other: fn(u8) -> T,
 ) -> Result<T, EnumError> {
-    let b = parse_char(bytes)?;
-    let i = usize::from(table[usize::from(b)]);
-    Ok(match i.checked_sub(1).and_then(|i| variants.get(i)) {
-        Some(&v) => v,
-        None => other(b),
-    })
+    if let [b] = bytes
+        && let Some(&v) = usize::from(table[usize::from(*b)])
+            .checked_sub(1)
+            .and_then(|i| variants.get(i))
+    {
+        return Ok(v);
+    }
+    parse_char(bytes).map(other)
 }
 
 /// Checks an unlisted value of an enumerated field: non-empty, no SOH, and for

@@ -59,10 +59,29 @@ pub const fn hash_index<const N: usize>(
     groups: &[u16],
     disjoint: &[u16],
 ) -> [u32; N] {
-    assert!(N.is_power_of_two() && N > tags.len(), "bucket count");
-    assert!(tags.len() < INDEX_SLOT_LIMIT, "too many slots for an index");
-    let bits = N.trailing_zeros();
     let mut table = [0u32; N];
+    fill_hash_index(&mut table, tags, groups, disjoint);
+    table
+}
+
+/// [`hash_index`] into a table of any length (a power of two larger than
+/// `tags.len()`, all zeros): for a generator that writes the index out as a
+/// literal, which a crate compiles faster than it evaluates `hash_index`.
+///
+/// # Panics
+///
+/// As [`hash_index`].
+///
+/// ```
+/// let mut table = vec![0u32; 8];
+/// fix_core::typed::fill_hash_index(&mut table, &[55, 48, 146], &[2], &[]);
+/// assert_eq!(table, fix_core::typed::hash_index::<8>(&[55, 48, 146], &[2], &[]));
+/// ```
+pub const fn fill_hash_index(table: &mut [u32], tags: &[u32], groups: &[u16], disjoint: &[u16]) {
+    let n = table.len();
+    assert!(n.is_power_of_two() && n > tags.len(), "bucket count");
+    assert!(tags.len() < INDEX_SLOT_LIMIT, "too many slots for an index");
+    let bits = n.trailing_zeros();
     let mut slot = 0;
     while slot < tags.len() {
         let tag = tags[slot];
@@ -84,12 +103,11 @@ pub const fn hash_index<const N: usize>(
         }
         let mut b = hash_tag(tag, bits);
         while table[b] != 0 {
-            b = (b + 1) & (N - 1);
+            b = (b + 1) & (n - 1);
         }
         table[b] = (tag << TAG_SHIFT) | flags | (slot as u32 + 1);
         slot += 1;
     }
-    table
 }
 
 /// The bucket of `tag` in a [`Level::index`] of `2^bits` buckets (Fibonacci hashing).

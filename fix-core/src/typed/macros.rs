@@ -170,7 +170,7 @@ macro_rules! __fix_entry {
     ($name:ident, slots = $n:literal, group = $fix:literal, tag = $tag:literal) => {
         $crate::__fix_entry!(@view $name, $n, concat!(" One entry of the `", $fix, "` (", $tag, ") group."));
     };
-    (@view $name:ident, $n:literal, $doc:expr $(, #[$attr:meta])*) => {
+    (@view $name:ident, $n:tt, $doc:expr $(, #[$attr:meta])*) => {
         #[doc = $doc]
         $(#[$attr])*
         #[derive(Clone, Copy, Debug)]
@@ -192,9 +192,12 @@ macro_rules! __fix_entry {
 }
 
 /// A message's read view (`Name<'a>`): its FIX name and category (`admin` or
-/// `app`), MsgType, its `slots` (header, body, trailer), its slot table `def` (a
-/// `MessageDef`), and the header's and trailer's view types with their slots
-/// (the header's are the first, `..9`; the trailer's the last, `32..`).
+/// `app`), MsgType, its `slots` (header, body, trailer; the view holds
+/// [`view_capacity`](crate::typed::view_capacity) of them, a power of two with a
+/// spare, so that [`View::of_message`](crate::typed::View::of_message) fills it
+/// without a test per field), its slot table `def` (a `MessageDef`), and the
+/// header's and trailer's view types with their slots (the header's are the
+/// first, `..9`; the trailer's the last, `32..`).
 /// Attributes before the name go on the view type after its generated doc line
 /// (a crate's hand-written example for the message, say).
 ///
@@ -232,7 +235,9 @@ macro_rules! __fix_message {
         def = $def:ident, header = $($h:ident)::+ (..$hl:literal),
         trailer = $($tr:ident)::+ ($t:literal..) $(,)?
     ) => {
-        $crate::__fix_entry!(@view $name, $n, concat!(
+        // The view's slots rounded up to a power of two, above the level's, so
+        // that filling it stores every field without a test (`View::of_message`).
+        $crate::__fix_entry!(@view $name, { $crate::typed::view_capacity($n) }, concat!(
             " `", $fix, "` (MsgType `", $mt, "`, ", stringify!($cat), "): a read view; getters are `O(1)`."
         ) $(, #[$attr])*);
         impl<'a> $name<'a> {

@@ -86,14 +86,15 @@ pub use dispatch::{ApplVersion, Crack, Unsupported};
 pub use enums::{byte_str, byte_table, check_other, decode_char, parse_char, write_bytes};
 pub use errors::{EnumError, FieldError};
 pub use index::{
-    DISJOINT_BIT, GROUP_BIT, INDEX_SLOT_LIMIT, INDEX_TAG_LIMIT, Slots, hash_index, hash_tag,
+    DISJOINT_BIT, GROUP_BIT, INDEX_SLOT_LIMIT, INDEX_TAG_LIMIT, Slots, fill_hash_index, hash_index,
+    hash_tag,
 };
 pub use stream::{Cursor, Take, Value, Walk, WalkEntry};
 pub use tables::{
     FieldDef, Group, Level, MessageDef, Tables, field_checks, field_index, msg_type_index,
     slot_sets, slot_table, view_groups,
 };
-pub use view::{ABSENT, Block, Entries, Opt, Req, View};
+pub use view::{ABSENT, Block, Entries, Opt, Req, View, view_capacity};
 
 #[doc(inline)]
 pub use crate::__fix_app_header as app_header;

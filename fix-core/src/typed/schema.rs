@@ -89,6 +89,11 @@ impl validate::Layout for Level {
         self.tags.len()
     }
 
+    /// `required`, ascending slots: a slot is a member's index.
+    fn required_indexes(&self) -> Option<&[u16]> {
+        Some(self.required)
+    }
+
     fn for_each_required(&self, f: &mut dyn FnMut(u32, usize) -> bool) {
         for &slot in self.required {
             let slot = usize::from(slot);

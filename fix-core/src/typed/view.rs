@@ -7,7 +7,7 @@ use core::marker::PhantomData;
 use super::errors::FieldError;
 use super::stream::{Walk, WalkEntry};
 use super::tables::{Group, Level, MessageDef};
-use super::walk::{declared, fill_by_tag, scan, scan_sections};
+use super::walk::{declared, scan, scan_sections};
 use crate::value::FieldValue;
 use crate::{Field, Message};
 
@@ -20,6 +20,21 @@ pub type Req<T> = Result<T, FieldError>;
 
 /// What a getter of an optional field returns: `Ok(None)` when absent.
 pub type Opt<T> = Result<Option<T>, FieldError>;
+
+/// The number of slots of a generated message's view whose level has `slots`:
+/// the next power of two above it, so that [`View::of_message`] stores every
+/// field without a test (a slot index masked to the view's size, the last slot
+/// spare for the tags the view does not hold). The slots past the level's stay
+/// [`ABSENT`].
+///
+/// ```
+/// use fix_core::typed::view_capacity;
+/// assert_eq!((view_capacity(30), view_capacity(248), view_capacity(255)), (32, 256, 256));
+/// assert_eq!(view_capacity(256), 512);
+/// ```
+pub const fn view_capacity(slots: usize) -> usize {
+    (slots + 1).next_power_of_two()
+}
 
 /// A message or group entry with its slots filled: `N` is its [`Level`]'s length.
 ///
@@ -79,19 +94,73 @@ impl<'a, const N: usize> View<'a, N> {
     /// ```
     #[inline]
     pub fn of_message(msg: Message<'a>, def: &'static MessageDef) -> Self {
+        let fields = msg.fields();
+        let slot_of = def.slot_of;
+        // An empty table (a view only a walk can fill), more fields than a slot
+        // can number, or (below) a power-of-two view without a spare slot: the
+        // walk.
+        let (Some(last), true) = (
+            slot_of.len().checked_sub(1),
+            fields.len() <= usize::from(ABSENT),
+        ) else {
+            return View::new(msg, &def.view);
+        };
+        let masked = N.is_power_of_two();
+        if masked && def.view.tags.len() >= N {
+            return View::new(msg, &def.view);
+        }
+        // Each field stored in its slot, backwards, so the first occurrence of a
+        // tag is the one left, as a walk leaves it; a tag the view does not hold
+        // reads ABSENT in the table, as do tags past it (the table's last
+        // entry). A group's entries need no skipping: the table exists only for
+        // views that share no tag with their groups.
+        //
+        // Written here, indexing `view.slots` directly rather than through a
+        // helper taking `&mut`: a borrowed local is returned by a copy of the
+        // whole view (568 bytes for an ExecutionReport, 88 instructions), an
+        // unborrowed one is built where the caller wants it. Eight fields a
+        // step, so the loop's own count is paid once for eight.
         let mut view = View {
             msg,
             slots: [ABSENT; N],
         };
-        if !fill_by_tag(def.slot_of, msg.fields(), &mut view.slots) {
-            scan(
-                &def.view,
-                msg.fields(),
-                msg.bytes(),
-                0,
-                None,
-                &mut view.slots,
-            );
+        let slot = |f: &Field| usize::from(slot_of[(f.tag() as usize).min(last)]);
+        let (head, eights) = fields.as_rchunks::<8>();
+        if masked {
+            // A generated message view has a power of two of slots, more than
+            // its level's (see `view_capacity`): its last slot is nobody's, and
+            // ABSENT masked to the view's size is that slot. Every field is then
+            // stored, with no test and no branch, and the spare slot emptied
+            // after.
+            let mut pos = fields.len();
+            for eight in eights.iter().rev() {
+                pos -= 8;
+                for (i, f) in eight.iter().enumerate().rev() {
+                    view.slots[slot(f) & (N - 1)] = (pos + i) as u16;
+                }
+            }
+            for pos in (0..head.len()).rev() {
+                view.slots[slot(&head[pos]) & (N - 1)] = pos as u16;
+            }
+            view.slots[N - 1] = ABSENT;
+        } else {
+            // Any other size: a slot past the view's (ABSENT included) is none.
+            let mut pos = fields.len();
+            for eight in eights.iter().rev() {
+                pos -= 8;
+                for (i, f) in eight.iter().enumerate().rev() {
+                    let s = slot(f);
+                    if s < N {
+                        view.slots[s] = (pos + i) as u16;
+                    }
+                }
+            }
+            for pos in (0..head.len()).rev() {
+                let s = slot(&head[pos]);
+                if s < N {
+                    view.slots[s] = pos as u16;
+                }
+            }
         }
         view
     }

@@ -179,38 +179,6 @@ fn enter_group(
     }
 }
 
-/// Fills a message view's `slots` through its [`MessageDef::slot_of`] table
-/// `slot_of` (not empty): one load per field and no walk. The fields go in
-/// backwards, each stored in its slot unconditionally, so the first occurrence
-/// of a tag is the one left, as a walk leaves it; a tag the view does not hold
-/// reads [`ABSENT`], which is no slot. A group's entries need no skipping: the
-/// table exists only for views that share no tag with their groups. `false`
-/// (nothing filled) when the message has more fields than a slot can number.
-///
-/// Not inlined: one copy serves every message type, and a generated view's
-/// `new` stays a fill of the slots and a call.
-///
-/// [`MessageDef::slot_of`]: super::MessageDef::slot_of
-#[inline(never)]
-pub(super) fn fill_by_tag(slot_of: &[u16], fields: &[Field], slots: &mut [u16]) -> bool {
-    let Some(last) = slot_of.len().checked_sub(1) else {
-        return false;
-    };
-    if fields.len() > usize::from(ABSENT) {
-        return false;
-    }
-    let mut pos = fields.len();
-    while let Some(field) = fields.get(pos.wrapping_sub(1)) {
-        pos -= 1;
-        let tag = (field.tag() as usize).min(last);
-        let slot = slot_of.get(tag).copied().unwrap_or(ABSENT);
-        if let Some(s) = slots.get_mut(usize::from(slot)) {
-            *s = pos as u16;
-        }
-    }
-    true
-}
-
 /// Walks all of a message's fields against several levels laid end to end in
 /// `slots` (header, body, trailer): each field goes to the first level that has
 /// its tag, or, when that level's slots for it are taken, a later one with a free

@@ -393,6 +393,14 @@ pub trait Layout {
     fn required_bits(&self) -> Option<&[u64; 4]> {
         None
     }
+
+    /// The required members' indexes, ascending, when the layout keeps them as
+    /// a list: the validator's fast path checks a group entry's required members
+    /// against it as the entry's members come, in order. `None` (the default)
+    /// leaves messages with groups to the full walk.
+    fn required_indexes(&self) -> Option<&[u16]> {
+        None
+    }
 }
 
 /// Whether `value` is one byte that the 256-bit `set` holds (bit `b % 64` of word

@@ -360,6 +360,82 @@ impl Decimal {
         Self::from_word(word, digits, neg)
     }
 
+    /// The commonest values of a parsed message's fields in fewer steps than
+    /// [`Decimal::from_message`]: `buf[start..end]` of one to eight bytes, digits
+    /// with at most one `.` (a price, a quantity) and no sign, when `buf` holds
+    /// eight bytes from `start`. One load; each byte turned into its digit value by
+    /// one `xor` with `'0'`, which leaves a digit 0 to 9 and any other byte above
+    /// 9, so one test checks all eight; the value's bytes shifted to the top of the
+    /// word, below them the zeros the shift brings in: leading zero digits, with
+    /// no padding to build. `None` for anything else, which
+    /// [`Decimal::parse_in_general`] decides.
+    #[inline(always)]
+    fn from_message_unsigned(buf: &[u8], start: usize, end: usize) -> Option<Self> {
+        const ZEROS: u64 = 0x3030_3030_3030_3030;
+        let len = end.wrapping_sub(start);
+        if len.wrapping_sub(1) >= 8 {
+            return None;
+        }
+        // `start + 8` cannot wrap for a field's offset (a `u32`): one comparison.
+        let word = buf.get(start..start.wrapping_add(8))?;
+        let word = u64::from_le_bytes(word.try_into().ok()?);
+        let mut d = (word ^ ZEROS) << (64 - 8 * len as u32);
+        let mut scale = 0;
+        if !digit_values(d) {
+            // The first `.` (the lowest byte; `'.' ^ '0'` is 0x1e) dropped: the
+            // bytes below it move one place up, a zero digit comes in at the
+            // bottom. A lone `.` has no digit: the general parser's error.
+            let dots = super::bytes_equal(d, b'.' ^ b'0');
+            if dots == 0 || len == 1 {
+                return None;
+            }
+            let at = dots.trailing_zeros() & !7;
+            let below = (1u64 << at) - 1;
+            d = ((d & below) << 8) | (d & ((!0u64 << at) << 8));
+            // A second `.`, a `-` or any other byte is still above 9.
+            if !digit_values(d) {
+                return None;
+            }
+            scale = 7 - (at / 8) as u8;
+        }
+        // Eight digits (the lowest byte the most significant) to a number in three
+        // multiply steps: pairs, quads, all.
+        let v = (d * 10 + (d >> 8)) & 0x00FF_00FF_00FF_00FF;
+        let v = (v * 100 + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
+        let v = ((v as u32).wrapping_mul(10_000)).wrapping_add((v >> 32) as u32);
+        Some(Decimal {
+            lo: u64::from(v),
+            hi: 0,
+            scale,
+            neg: false,
+        })
+    }
+
+    /// [`FieldValue::parse_in`] for what [`Decimal::from_message_unsigned`] leaves:
+    /// a sign, more than eight bytes, a value at the end of `buf`; `None` for an
+    /// error, which [`Decimal::parse_in_error`] names. Out of line, so that a typed
+    /// getter's inlined fast path stays short, and an `Option` (two registers),
+    /// not a `Result` (returned through memory), so that the getter's two paths
+    /// meet in registers.
+    #[inline(never)]
+    fn parse_in_general(buf: &[u8], start: usize, end: usize) -> Option<Self> {
+        match Self::from_message(buf, start, end) {
+            Some(d) => Some(d),
+            None => Decimal::parse(buf.get(start..end).unwrap_or_default()).ok(),
+        }
+    }
+
+    /// The error of a value [`Decimal::parse_in_general`] refuses.
+    #[cold]
+    #[inline(never)]
+    fn parse_in_error(buf: &[u8], start: usize, end: usize) -> DecimalError {
+        match Decimal::parse(buf.get(start..end).unwrap_or_default()) {
+            Err(e) => e,
+            // Not reached: the two parse alike.
+            Ok(_) => DecimalError::NoDigits,
+        }
+    }
+
     /// [`Decimal::parse`] for any input. Kept out of line so that the short path
     /// inlined into typed getters stays small.
     #[inline(never)]
@@ -955,6 +1031,15 @@ impl fmt::Debug for Decimal {
 }
 
 #[cold]
+/// Whether every byte of `d` is at most 9 (a digit's value after `xor` with
+/// `'0'`). A byte at or above 0x80 has its high bit set in `d`; when none has,
+/// adding 0x76 to each byte carries into no other and sets the high bit of
+/// exactly the bytes above 9.
+#[inline(always)]
+const fn digit_values(d: u64) -> bool {
+    (d | d.wrapping_add(0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080 == 0
+}
+
 fn byte_error(b: u8, offset: usize) -> DecimalError {
     if b == b'e' || b == b'E' {
         DecimalError::Exponent { offset }
@@ -1235,16 +1320,21 @@ impl<'a> FieldValue<'a> for Decimal {
 
     /// One 8-byte load from the value's first byte when the message holds eight
     /// bytes from there (a body value always does: the CheckSum field follows),
-    /// instead of [`load_padded`](super::load_padded)'s two.
+    /// instead of [`load_padded`](super::load_padded)'s two; an unsigned value of up
+    /// to eight bytes is converted inline, anything else out of line.
     #[inline(always)]
     fn parse_in(
         buf: &'a [u8],
         value: core::ops::Range<usize>,
         _soh_free: bool,
     ) -> Result<Self, DecimalError> {
-        match Self::from_message(buf, value.start, value.end) {
+        let (start, end) = (value.start, value.end);
+        match Self::from_message_unsigned(buf, start, end) {
             Some(d) => Ok(d),
-            None => Decimal::parse(buf.get(value).unwrap_or_default()),
+            None => match Self::parse_in_general(buf, start, end) {
+                Some(d) => Ok(d),
+                None => Err(Self::parse_in_error(buf, start, end)),
+            },
         }
     }
 

@@ -567,11 +567,12 @@ impl<'a> FieldValue<'a> for FixStr<'a> {
         value: core::ops::Range<usize>,
         soh_free: bool,
     ) -> Result<Self, TextError> {
-        let bytes = buf.get(value).unwrap_or_default();
-        match bytes {
-            [] => Err(TextError::Empty),
-            _ if soh_free => Ok(FixStr(bytes)),
-            _ => FixStr::parse(bytes),
+        // One bound check and one length test on the common path; anything
+        // else is what `parse` says of it (an empty value, one out of `buf`, a
+        // SOH).
+        match buf.get(value) {
+            Some(bytes) if soh_free && !bytes.is_empty() => Ok(FixStr(bytes)),
+            bytes => FixStr::parse(bytes.unwrap_or_default()),
         }
     }
 

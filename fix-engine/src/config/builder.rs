@@ -677,13 +677,47 @@ impl SessionBuilder {
         /// ```
         ssl_validate_certificates(value: bool) => SSLValidateCertificates = Value::Bool(value);
         /// `SSLCertificatePassword` (QuickFIX/n): the password of an encrypted
-        /// PKCS#8 private key (see [`Tls::key_password`]).
+        /// PKCS#8 private key or of a PKCS#12 file (see [`Tls::key_password`]).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).private_key("server.key").ssl_certificate_password("s3cret");
         /// # let _ = b;
         /// ```
         ssl_certificate_password(value: impl Into<String>) => SSLCertificatePassword = Value::Text(value.into());
+        /// `SocketKeyStore` (QuickFIX/J): a PKCS#12 key store holding this
+        /// side's certificate chain and private key, in place of the PEM files
+        /// (see [`Tls::key_store`]).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_key_store("executor.p12").socket_key_store_password("s3cret");
+        /// # let _ = b;
+        /// ```
+        socket_key_store(value: impl Into<PathBuf>) => SocketKeyStore = Value::Path(value.into());
+        /// `SocketKeyStorePassword` (QuickFIX/J): the key store's password
+        /// (see [`Tls::key_store_password`]).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_key_store_password("s3cret");
+        /// # let _ = b;
+        /// ```
+        socket_key_store_password(value: impl Into<String>) => SocketKeyStorePassword = Value::Text(value.into());
+        /// `SocketTrustStore` (QuickFIX/J): a PKCS#12 trust store whose
+        /// certificates are the authorities the peer's is checked against, in
+        /// place of `CertificationAuthoritiesFile` (see [`Tls::trust_store`]).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).socket_trust_store("truststore.p12");
+        /// # let _ = b;
+        /// ```
+        socket_trust_store(value: impl Into<PathBuf>) => SocketTrustStore = Value::Path(value.into());
+        /// `SocketTrustStorePassword` (QuickFIX/J): the trust store's password
+        /// (see [`Tls::trust_store_password`]).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).socket_trust_store_password("changeit");
+        /// # let _ = b;
+        /// ```
+        socket_trust_store_password(value: impl Into<String>) => SocketTrustStorePassword = Value::Text(value.into());
         /// `SocketInsecureSkipVerify` (QuickFIX/Go; initiator only; default
         /// off): on, the acceptor's certificate is not checked (see
         /// [`Tls::verify_certificates`]).
@@ -786,7 +820,7 @@ impl SessionBuilder {
         ///     .socket_connect("127.0.0.1", 5001)
         ///     .queued_message_max_age(Duration::from_secs(5))
         ///     .build()?;
-        /// assert_eq!(s.max_queued_age, Some(Some(Duration::from_secs(5))));
+        /// assert_eq!(s.max_queued_age, fix_engine::config::QueuedAge::Within(Duration::from_secs(5)));
         /// # Ok::<(), fix_engine::config::ConfigError>(())
         /// ```
         queued_message_max_age(value: Duration) => QueuedMessageMaxAge = Value::Secs(value);
@@ -1340,6 +1374,10 @@ impl SessionBuilder {
                     .path(self.by_role(ServerCertificateKeyFile, ClientCertificateKeyFile)),
                 key_password: self.text(SSLCertificatePassword).map(KeyPassword::new),
                 ca_file: self.path(CertificationAuthoritiesFile),
+                key_store: self.path(SocketKeyStore),
+                key_store_password: self.text(SocketKeyStorePassword).map(KeyPassword::new),
+                trust_store: self.path(SocketTrustStore),
+                trust_store_password: self.text(SocketTrustStorePassword).map(KeyPassword::new),
                 revocation_lists: self.path(CertificateRevocationListFile),
                 client_auth: self.client_auth()?,
                 verify_certificates: self.flag(SSLValidateCertificates)
@@ -1357,8 +1395,35 @@ impl SessionBuilder {
                     })
                     .unwrap_or_default(),
             };
+            if tls.key_store.is_some() {
+                // One source of the engine's certificate: the key store holds
+                // the chain and its key, opened with its own password.
+                let key_key = self.by_role(ServerCertificateKeyFile, ClientCertificateKeyFile);
+                for (given, key) in [
+                    (tls.certificate.is_some(), cert_key),
+                    (tls.private_key.is_some(), key_key),
+                    (tls.key_password.is_some(), SSLCertificatePassword),
+                ] {
+                    if given {
+                        return Err(ConfigError::keyed(
+                            key.name(),
+                            ErrorKind::NotApplicable {
+                                reason: "not used with SocketKeyStore, which holds the certificate and its key (opened with SocketKeyStorePassword): give the key store or the PEM files, not both",
+                            },
+                        ));
+                    }
+                }
+            }
+            if tls.trust_store.is_some() && tls.ca_file.is_some() {
+                return Err(ConfigError::keyed(
+                    CertificationAuthoritiesFile.name(),
+                    ErrorKind::NotApplicable {
+                        reason: "not used with SocketTrustStore, whose certificates are the authorities: give the trust store or the PEM file, not both",
+                    },
+                ));
+            }
             match (&tls.certificate, &tls.private_key) {
-                (None, _) if !initiator => {
+                (None, _) if !initiator && tls.key_store.is_none() => {
                     return Err(missing(
                         cert_key,
                         "an acceptor with SocketUseSSL=Y presents a certificate",
@@ -1370,6 +1435,7 @@ impl SessionBuilder {
             if tls.client_auth != ClientAuth::None
                 && tls.verify_certificates
                 && tls.ca_file.is_none()
+                && tls.trust_store.is_none()
             {
                 return Err(missing(
                     CertificationAuthoritiesFile,
@@ -1467,9 +1533,11 @@ impl SessionBuilder {
                 .filter(|d| !d.is_zero()),
             // Unlike SocketConnectTimeout's, a zero here is an answer (no
             // limit), so that a session can lift the engine's limit.
-            max_queued_age: self
-                .given(QueuedMessageMaxAge, Value::as_secs)
-                .map(|d| (!d.is_zero()).then_some(d)),
+            max_queued_age: match self.given(QueuedMessageMaxAge, Value::as_secs) {
+                None => super::QueuedAge::Engine,
+                Some(d) if d.is_zero() => super::QueuedAge::Unlimited,
+                Some(d) => super::QueuedAge::Within(d),
+            },
             queued_while_down: self.given(Fixed::QueuedWhileDown, Value::as_queued),
             socket: SocketOptions {
                 send_buffer_size: self.buffer_size(SocketSendBufferSize)?,

@@ -4,7 +4,8 @@
 use std::fmt;
 
 /// The password an encrypted PKCS#8 private key (`ENCRYPTED PRIVATE KEY`)
-/// is decrypted with when the engine starts: `SSLCertificatePassword`
+/// is decrypted with, and a PKCS#12 file (`.p12`, `.pfx`) opened with, when
+/// the engine starts: `SSLCertificatePassword`
 /// (QuickFIX/n's key). Its `Debug` shows no text, so settings printed for
 /// a log or an error never carry it.
 ///

@@ -421,9 +421,8 @@ const SESSION_CORE: &str = "needs the session core (fix-session)";
 const SOCKET_TUNING: &str = "a socket option this engine leaves at the system's default (SocketNodelay and SocketReuseAddress are read)";
 const OTHER_LOG: &str =
     "the message log is FileLogPath's files (and events go to tracing); this log is not written";
-const JAVA_TLS: &str = "QuickFIX/J's Java key stores cannot be read; give PEM files with ServerCertificateFile, ServerCertificateKeyFile, ClientCertificateFile, ClientCertificateKeyFile and CertificationAuthoritiesFile";
-const JAVA_TLS_PART: &str =
-    "belongs with SocketKeyStore/SocketTrustStore (Java key stores); PEM files are read instead";
+const JAVA_STORE_TYPE: &str = "only PKCS#12 stores are read: convert a JKS or JCEKS store to PKCS#12 with keytool -importkeystore -srckeystore FILE -destkeystore FILE.p12 -deststoretype pkcs12, name FILE.p12 and leave the type out (or PKCS12)";
+const JAVA_MANAGER: &str = "the key and trust stores are read as PKCS#12 files by the engine itself: there is no Java key or trust manager to choose";
 const PROTOCOLS: &str = "TLS 1.2 and 1.3 are the protocols";
 const CIPHERS: &str = "the TLS library's default cipher suites are used";
 const PROXY: &str = "connections are made directly, not through a proxy";
@@ -573,10 +572,10 @@ table! {
 
     // TLS.
     SocketUseSSL => row(YesNo, "TLS on the session's connections").aka(&["SSLEnable"]).or("N").sets("SessionSettings::tls"),
-    ServerCertificateFile => row(Path, "An acceptor's certificate chain (PEM); required with TLS").acceptor().when(&[Ssl]).sets("Tls::certificate"),
-    ServerCertificateKeyFile => row(Path, "Its private key (PEM); absent, read from the certificate's file").acceptor().when(&[Ssl]).sets("Tls::private_key"),
-    ClientCertificateFile => row(Path, "An initiator's client certificate (PEM), for mutual TLS").initiator().when(&[Ssl]).sets("Tls::certificate"),
-    ClientCertificateKeyFile => row(Path, "Its private key (PEM)").initiator().when(&[Ssl]).sets("Tls::private_key"),
+    ServerCertificateFile => row(Path, "An acceptor's certificate chain (PEM, or a PKCS#12 file holding its key too); required with TLS").acceptor().when(&[Ssl]).sets("Tls::certificate"),
+    ServerCertificateKeyFile => row(Path, "Its private key (PEM or PKCS#12); absent, read from the certificate's file").acceptor().when(&[Ssl]).sets("Tls::private_key"),
+    ClientCertificateFile => row(Path, "An initiator's client certificate (PEM, or a PKCS#12 file holding its key too), for mutual TLS").initiator().when(&[Ssl]).sets("Tls::certificate"),
+    ClientCertificateKeyFile => row(Path, "Its private key (PEM or PKCS#12)").initiator().when(&[Ssl]).sets("Tls::private_key"),
     CertificationAuthoritiesFile => row(Path, "The certificate authorities (PEM) the peer's certificate is checked against, a file or a directory of files; an initiator without one checks against the system's (SSL_CERT_FILE or SSL_CERT_DIR, else the system's bundle), as QuickFIX does with OpenSSL's defaults").aka(&["SocketCAFile", "SSLCACertificate", "CertificationAuthoritiesDirectory"]).when(&[Ssl, InitiatorOrVerifiesClients]).sets("Tls::ca_file"),
     CertificateVerifyLevel => row(VerifyLevel, "An acceptor's client certificates: 0 none, 1 required, 2 verified when given").acceptor().or("0").when(&[Ssl]).sets("Tls::client_auth"),
     NeedClientAuth => row(YesNo, "QuickFIX/J: Y is CertificateVerifyLevel=1").aka(&["SSLRequireClientCertificate"]).acceptor().or("N").when(&[Ssl]).sets("Tls::client_auth"),
@@ -586,7 +585,7 @@ table! {
     SocketPrivateKeyFile => row(Path, "QuickFIX/Go's name for ServerCertificateKeyFile (acceptor) or ClientCertificateKeyFile (initiator)").role_alias("ServerCertificateKeyFile", "ClientCertificateKeyFile"),
     SocketInsecureSkipVerify => row(YesNo, "QuickFIX/Go: Y skips checking the acceptor's certificate (its authority, validity and name; the handshake's signatures are still checked): for tests against a counterparty's self-signed certificate, warned at start and in every connection's event log").initiator().or("N").when(&[Ssl]).sets("Tls::verify_certificates"),
     SSLValidateCertificates => row(YesNo, "QuickFIX/n: N skips checking the peer's certificate (an initiator's of the acceptor, an acceptor's of its clients: their authority, validity and name; the handshake's signatures are still checked), warned at start and in every connection's event log").or("Y").when(&[Ssl]).sets("Tls::verify_certificates"),
-    SSLCertificatePassword => row(Text, "QuickFIX/n: the password of an encrypted private key, PKCS#8 PEM (ENCRYPTED PRIVATE KEY, as openssl pkcs8 -topk8 -v2 aes-256-cbc or openssl genpkey -aes256 write it), decrypted at start (a wrong one is an error then); a PKCS#12 file (.p12, .pfx) or a key in OpenSSL's traditional encrypted PEM (Proc-Type: 4,ENCRYPTED) is refused, naming the openssl command that converts it").when(&[Ssl]).sets("Tls::key_password"),
+    SSLCertificatePassword => row(Text, "QuickFIX/n: the password of an encrypted private key, PKCS#8 PEM (ENCRYPTED PRIVATE KEY, as openssl pkcs8 -topk8 -v2 aes-256-cbc or openssl genpkey -aes256 write it), or of a PKCS#12 file (.p12, .pfx, as openssl pkcs12 -export writes it: AES-256-CBC, an HMAC-SHA256 MAC; without this key, the empty password), opened at start (a wrong one is an error then); a PKCS#12 file in the legacy form (openssl pkcs12 -export -legacy: RC2 or triple DES, a SHA-1 MAC) or a key in OpenSSL's traditional encrypted PEM (Proc-Type: 4,ENCRYPTED) is refused, naming the openssl commands that convert it").when(&[Ssl]).sets("Tls::key_password"),
     SocketCertificateBytes => row(Text, "QuickFIX/Go: the certificate's PEM text itself").refused("a PEM does not fit on one line of a settings file (QuickFIX/Go sets it in code): give the PEM in a file with SocketCertificateFile"),
     SocketPrivateKeyBytes => row(Text, "QuickFIX/Go: the private key's PEM text itself").refused("a PEM does not fit on one line of a settings file (QuickFIX/Go sets it in code): give the PEM in a file with SocketPrivateKeyFile"),
     SocketCABytes => row(Text, "QuickFIX/Go: the certificate authorities' PEM text itself").refused("a PEM does not fit on one line of a settings file (QuickFIX/Go sets it in code): give the PEM in a file with SocketCAFile"),
@@ -597,14 +596,14 @@ table! {
     CertificateRevocationListFile => row(Path, "Revocation lists (PEM X509 CRL) the peer's certificate is checked against, a file or a directory of files; a certificate they revoke, or whose authority they do not cover, is refused").aka(&["CertificateRevocationListDirectory"]).when(&[Ssl, InitiatorOrVerifiesClients]).sets("Tls::revocation_lists"),
     UseSNI => row(YesNo, "QuickFIX/J: send SNI").always(&["Y"], "the server name (SNIHostName, else SocketConnectHost) is sent when it is a DNS name").else_not_applied("needs the TLS setup"),
     EndpointIdentificationAlgorithm => row(Text, "QuickFIX/J: check the acceptor's name in its certificate (HTTPS)").always(&["HTTPS"], "an initiator always checks the acceptor's certificate against the server name").else_refused("certificate checks cannot be turned off"),
-    SocketKeyStore => row(Path, "QuickFIX/J: a Java key store").refused(JAVA_TLS),
-    SocketTrustStore => row(Path, "QuickFIX/J: a Java trust store").refused(JAVA_TLS),
-    SocketKeyStorePassword => row(Text, "QuickFIX/J: the key store's password").ignored(JAVA_TLS_PART),
-    SocketTrustStorePassword => row(Text, "QuickFIX/J: the trust store's password").ignored(JAVA_TLS_PART),
-    KeyStoreType => row(Text, "QuickFIX/J: the key store's type").ignored(JAVA_TLS_PART),
-    TrustStoreType => row(Text, "QuickFIX/J: the trust store's type").ignored(JAVA_TLS_PART),
-    KeyManagerFactoryAlgorithm => row(Text, "QuickFIX/J: the key manager's algorithm").ignored(JAVA_TLS_PART),
-    TrustManagerFactoryAlgorithm => row(Text, "QuickFIX/J: the trust manager's algorithm").ignored(JAVA_TLS_PART),
+    SocketKeyStore => row(Path, "QuickFIX/J: the key store, a PKCS#12 file (keytool's default type since Java 9; .p12, .pfx), opened at start with SocketKeyStorePassword as SSLCertificatePassword opens a PKCS#12 certificate file: its certificate chain and private key are an acceptor's server certificate or an initiator's client certificate, in place of the PEM files (given with ServerCertificateFile, ServerCertificateKeyFile, ClientCertificateFile, ClientCertificateKeyFile or SSLCertificatePassword, an error); a JKS or JCEKS store is refused at start, naming the keytool command that converts it").when(&[Ssl]).sets("Tls::key_store"),
+    SocketTrustStore => row(Path, "QuickFIX/J: the trust store, a PKCS#12 file opened at start with SocketTrustStorePassword: its certificates (a trust store has no key) are the authorities the peer's certificate is checked against, in place of CertificationAuthoritiesFile (given with it, an error); a JKS or JCEKS store is refused at start, naming the keytool command that converts it").when(&[Ssl, InitiatorOrVerifiesClients]).sets("Tls::trust_store"),
+    SocketKeyStorePassword => row(Text, "QuickFIX/J: the key store's password, its MAC verified and its bags decrypted with it; absent, the empty password").when(&[Ssl]).sets("Tls::key_store_password"),
+    SocketTrustStorePassword => row(Text, "QuickFIX/J: the trust store's password, its MAC verified and its bags decrypted with it; absent, the empty password (a store written without a MAC and with its certificates unencrypted opens without one)").when(&[Ssl, InitiatorOrVerifiesClients]).sets("Tls::trust_store_password"),
+    KeyStoreType => row(Text, "QuickFIX/J: the key store's type: PKCS12 (any case), or absent; JKS and JCEKS are refused, naming the keytool command that converts them").always(&["PKCS12"], "the key store is read as PKCS#12").else_refused(JAVA_STORE_TYPE),
+    TrustStoreType => row(Text, "QuickFIX/J: the trust store's type: PKCS12 (any case), or absent; JKS and JCEKS are refused, naming the keytool command that converts them").always(&["PKCS12"], "the trust store is read as PKCS#12").else_refused(JAVA_STORE_TYPE),
+    KeyManagerFactoryAlgorithm => row(Text, "QuickFIX/J: the key manager's algorithm").ignored(JAVA_MANAGER),
+    TrustManagerFactoryAlgorithm => row(Text, "QuickFIX/J: the trust manager's algorithm").ignored(JAVA_MANAGER),
 
     // Store.
     FileStorePath => row(Path, "The file store's directory; absent, messages are kept in memory").sets("SessionSettings::store_path"),

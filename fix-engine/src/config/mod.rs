@@ -13,8 +13,9 @@
 //!   part the engine does not have, is accepted with a [`Warning`];
 //! - a key the engine does not apply yet is kept (readable with
 //!   [`SessionSettings::get`]) with a warning saying so;
-//! - a key that cannot be honoured (a database as the message store, Java key
-//!   stores, certificate checks turned off) is an error naming it and why;
+//! - a key that cannot be honoured (a database as the message store, a JKS
+//!   or JCEKS key store type, certificate checks turned off) is an error
+//!   naming it and why;
 //! - any other key is the application's, kept with a warning
 //!   ([`WarningKind::UnknownKey`], naming the known key it is a slip from, if
 //!   any: `CheakLatency`, `LogonType`, `SSL_PROTOCOL`) and readable with
@@ -145,10 +146,8 @@ pub struct SessionSettings {
     pub connect_timeout: Option<Duration>,
     /// `QueuedMessageMaxAge`: how long a message queued by
     /// [`SessionHandle::send`](crate::SessionHandle::send) or `send_tracked`
-    /// may wait before it is dropped unsent; `Some(None)` is no limit
-    /// (`QueuedMessageMaxAge=0`), `None` is
-    /// [`EngineOptions::max_queued_age`](crate::EngineOptions::max_queued_age).
-    pub max_queued_age: Option<Option<Duration>>,
+    /// may wait before it is dropped unsent.
+    pub max_queued_age: QueuedAge,
     /// `QueuedWhileDown` (`WAIT` or `DROP`): what becomes of the messages
     /// still queued when a connection ends; `None` is
     /// [`EngineOptions::queued_while_down`](crate::EngineOptions::queued_while_down).
@@ -490,19 +489,23 @@ impl std::fmt::Display for Endpoint {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Tls {
-    /// Our certificate chain, PEM, our own certificate first:
+    /// Our certificate chain, PEM, our own certificate first, or a PKCS#12
+    /// file (`.p12`, `.pfx`) holding the chain and its key:
     /// `ServerCertificateFile` for an acceptor (required),
     /// `ClientCertificateFile` for an initiator (optional: a client certificate).
     pub certificate: Option<PathBuf>,
-    /// Its private key, PEM: `ServerCertificateKeyFile` or
+    /// Its private key, PEM or PKCS#12: `ServerCertificateKeyFile` or
     /// `ClientCertificateKeyFile`; `None` reads the key from the certificate's
     /// file, as QuickFIX does.
     pub private_key: Option<PathBuf>,
     /// `SSLCertificatePassword` (QuickFIX/n): the password the private key is
     /// decrypted with when it is an encrypted PKCS#8 key (PEM `ENCRYPTED
     /// PRIVATE KEY`, as `openssl pkcs8 -topk8 -v2 aes-256-cbc` or `openssl
-    /// genpkey -aes256` write it); a wrong one is an error at start. `None`:
-    /// an encrypted key is refused, naming this setting.
+    /// genpkey -aes256` write it), and a PKCS#12 file opened with (its MAC
+    /// verified, its bags decrypted: PBES2, as `openssl pkcs12 -export`
+    /// writes it); a wrong one is an error at start. `None`: an encrypted key
+    /// is refused, naming this setting, and a PKCS#12 file is opened with the
+    /// empty password.
     pub key_password: Option<KeyPassword>,
     /// `CertificationAuthoritiesFile`, PEM (or QuickFIX's
     /// `CertificationAuthoritiesDirectory`: a directory whose files are read):
@@ -510,6 +513,25 @@ pub struct Tls {
     /// one uses the system's; an acceptor's is read only when it verifies
     /// clients).
     pub ca_file: Option<PathBuf>,
+    /// `SocketKeyStore` (QuickFIX/J): a key store read as a PKCS#12 file
+    /// (keytool's default type since Java 9), opened at start with
+    /// `key_store_password`: its certificate chain and private key are this
+    /// side's certificate, in place of `certificate` and `private_key` (the
+    /// settings refuse both). A JKS or JCEKS store is an error at start naming
+    /// the keytool command that converts it.
+    pub key_store: Option<PathBuf>,
+    /// `SocketKeyStorePassword` (QuickFIX/J): the key store's password (its
+    /// MAC verified, its bags decrypted with it); `None`, the empty password.
+    pub key_store_password: Option<KeyPassword>,
+    /// `SocketTrustStore` (QuickFIX/J): a trust store read as a PKCS#12 file,
+    /// opened at start with `trust_store_password`: its certificates (a
+    /// trust store holds no key) are the authorities the peer's certificate
+    /// is checked against, in place of `ca_file` (the settings refuse both).
+    pub trust_store: Option<PathBuf>,
+    /// `SocketTrustStorePassword` (QuickFIX/J): the trust store's password;
+    /// `None`, the empty password (a store written without a MAC, its
+    /// certificates unencrypted, opens without one).
+    pub trust_store_password: Option<KeyPassword>,
     /// `CertificateRevocationListFile` (or QuickFIX's
     /// `CertificateRevocationListDirectory`: a directory whose files are
     /// read), PEM `X509 CRL`s: a peer certificate they revoke is refused, and
@@ -552,6 +574,10 @@ impl Default for Tls {
             private_key: None,
             key_password: None,
             ca_file: None,
+            key_store: None,
+            key_store_password: None,
+            trust_store: None,
+            trust_store_password: None,
             revocation_lists: None,
             client_auth: ClientAuth::default(),
             verify_certificates: true,
@@ -818,6 +844,14 @@ impl Listener {
                     Some("SSLCertificatePassword")
                 } else if x.ca_file != y.ca_file {
                     Some("CertificationAuthoritiesFile")
+                } else if x.key_store != y.key_store {
+                    Some("SocketKeyStore")
+                } else if x.key_store_password != y.key_store_password {
+                    Some("SocketKeyStorePassword")
+                } else if x.trust_store != y.trust_store {
+                    Some("SocketTrustStore")
+                } else if x.trust_store_password != y.trust_store_password {
+                    Some("SocketTrustStorePassword")
                 } else if x.client_auth != y.client_auth {
                     Some("CertificateVerifyLevel")
                 } else if x.revocation_lists != y.revocation_lists {
@@ -1137,4 +1171,38 @@ impl Settings {
 /// one port.
 fn listener_difference(a: &SessionSettings, b: &SessionSettings) -> Option<&'static str> {
     a.listener()?.difference(&b.listener()?)
+}
+
+/// A session's `QueuedMessageMaxAge`: the engine's limit, no limit, or one
+/// of its own.
+///
+/// ```
+/// use std::time::Duration;
+/// use fix_engine::config::QueuedAge;
+/// let engine = Some(Duration::from_secs(120));
+/// assert_eq!(QueuedAge::Engine.or(engine), engine);
+/// assert_eq!(QueuedAge::Unlimited.or(engine), None);
+/// assert_eq!(QueuedAge::Within(Duration::from_secs(5)).or(engine), Some(Duration::from_secs(5)));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum QueuedAge {
+    /// Not set for the session:
+    /// [`EngineOptions::max_queued_age`](crate::EngineOptions::max_queued_age).
+    #[default]
+    Engine,
+    /// No limit (`QueuedMessageMaxAge=0`), whatever the engine's.
+    Unlimited,
+    /// At most this long.
+    Within(Duration),
+}
+
+impl QueuedAge {
+    /// The limit in force, given the engine's.
+    pub fn or(self, engine: Option<Duration>) -> Option<Duration> {
+        match self {
+            QueuedAge::Engine => engine,
+            QueuedAge::Unlimited => None,
+            QueuedAge::Within(d) => Some(d),
+        }
+    }
 }

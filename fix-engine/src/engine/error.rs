@@ -126,7 +126,9 @@ pub enum EngineErrorKind {
         id: SessionId,
         /// The setting naming the file: `ServerCertificateFile`,
         /// `ServerCertificateKeyFile`, `ClientCertificateFile`,
-        /// `ClientCertificateKeyFile` or `CertificationAuthoritiesFile`.
+        /// `ClientCertificateKeyFile`, `CertificationAuthoritiesFile`,
+        /// `CertificateRevocationListFile`, or QuickFIX/J's `SocketKeyStore`
+        /// or `SocketTrustStore`.
         setting: &'static str,
         /// The file (empty when the setting is not given).
         path: PathBuf,

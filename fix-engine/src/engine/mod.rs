@@ -1096,10 +1096,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         let engine = self.limits();
         Limits {
             sync_every,
-            max_queued_age: entry
-                .settings
-                .max_queued_age
-                .unwrap_or(engine.max_queued_age),
+            max_queued_age: entry.settings.max_queued_age.or(engine.max_queued_age),
             queued_while_down: entry
                 .settings
                 .queued_while_down

@@ -4,7 +4,7 @@
 //! writes: `openssl req -newkey` encrypts with triple DES) decrypted
 //! with `SSLCertificatePassword`; and what the engine does not read, told
 //! with the openssl command that converts it: OpenSSL's traditional
-//! encrypted PEM, and PKCS#12 files.
+//! encrypted PEM. PKCS#12 files are told apart here and read by `p12`.
 
 use pkcs8::EncryptedPrivateKeyInfoRef;
 use pkcs8::der::ErrorKind;

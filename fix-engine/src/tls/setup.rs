@@ -1,7 +1,8 @@
 //! The TLS configurations of a [`Settings`](crate::config::Settings)' listeners
-//! and initiators, made from their PEM files when the engine starts: every file
-//! read, every certificate and key parsed and matched, before a socket is bound;
-//! and the names a client certificate holds.
+//! and initiators, made from their PEM or PKCS#12 files (QuickFIX/J's
+//! `SocketKeyStore` and `SocketTrustStore` read as PKCS#12) when the engine
+//! starts: every file read, every certificate and key parsed and matched,
+//! before a socket is bound; and the names a client certificate holds.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -45,19 +46,31 @@ const CLIENT: Names = Names {
     certificate: "ClientCertificateFile",
     key: "ClientCertificateKeyFile",
 };
+/// QuickFIX/J's key store: the certificate and its key in one PKCS#12 file.
+const KEY_STORE: Names = Names {
+    certificate: "SocketKeyStore",
+    key: "SocketKeyStore",
+};
+const KEY_STORE_PASSWORD: &str = "SocketKeyStorePassword";
+const TRUST_STORE: &str = "SocketTrustStore";
+const TRUST_STORE_PASSWORD: &str = "SocketTrustStorePassword";
 const CA: &str = "CertificationAuthoritiesFile";
 const CRL: &str = "CertificateRevocationListFile";
 
 /// An acceptor port's configuration.
 pub(crate) fn server(tls: &Tls) -> Result<Arc<ServerConfig>, TlsError> {
     let fail = |setting, path: &Path, error| file_error(setting, path, error);
-    let Some(cert_path) = &tls.certificate else {
-        // The settings require it: a Tls without one is one made by hand.
-        return Err(fail(
-            SERVER.certificate,
-            Path::new(""),
-            TlsFileError::NotGiven,
-        ));
+    let (names, cert_path) = match (&tls.key_store, &tls.certificate) {
+        (Some(store), _) => (&KEY_STORE, store),
+        (None, Some(cert)) => (&SERVER, cert),
+        // The settings require one: a Tls without either is one made by hand.
+        (None, None) => {
+            return Err(fail(
+                SERVER.certificate,
+                Path::new(""),
+                TlsFileError::NotGiven,
+            ));
+        }
     };
     let provider = provider();
     let builder = ServerConfig::builder_with_provider(provider.clone())
@@ -89,51 +102,57 @@ pub(crate) fn server(tls: &Tls) -> Result<Arc<ServerConfig>, TlsError> {
             } else {
                 verifier
             };
-            let ca = tls.ca_file.as_deref().unwrap_or(Path::new(""));
+            let (ca_setting, ca) = authorities(tls);
             let verifier = verifier
                 .build()
-                .map_err(|e| fail(CA, ca, TlsFileError::Rejected(e.to_string())))?;
+                .map_err(|e| fail(ca_setting, ca, TlsFileError::Rejected(e.to_string())))?;
             builder.with_client_cert_verifier(verifier)
         }
     };
-    let (chain, key) = identity(&SERVER, cert_path, tls)?;
+    let (chain, key) = identity(names, cert_path, tls)?;
     builder
         .with_single_cert(chain, key)
-        .map_err(|e| identity_error(&SERVER, cert_path, tls.private_key.as_deref(), e))
+        .map_err(|e| identity_error(names, cert_path, key_path(tls), e))
         .map(Arc::new)
 }
 
 /// An initiator's configuration and server names, one per endpoint.
 pub(crate) fn client(tls: &Tls, endpoints: &[Endpoint]) -> Result<Client, TlsError> {
-    let ca = tls.ca_file.as_deref().unwrap_or(Path::new(""));
+    let (ca_setting, ca) = authorities(tls);
     let provider = provider();
     let builder = ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
-        .map_err(|e| file_error(CA, ca, TlsFileError::Rejected(e.to_string())))?;
+        .map_err(|e| file_error(ca_setting, ca, TlsFileError::Rejected(e.to_string())))?;
     let builder = if tls.verify_certificates {
-        let roots = match tls.ca_file {
-            Some(_) => roots(tls)?,
-            None => system_roots()?,
+        let roots = if tls.ca_file.is_some() || tls.trust_store.is_some() {
+            roots(tls)?
+        } else {
+            system_roots()?
         };
         let verifier =
             WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
                 .with_crls(revocation_lists(tls)?)
                 .only_check_end_entity_revocation()
                 .build()
-                .map_err(|e| file_error(CA, ca, TlsFileError::Rejected(e.to_string())))?;
+                .map_err(|e| file_error(ca_setting, ca, TlsFileError::Rejected(e.to_string())))?;
         builder.with_webpki_verifier(verifier)
     } else {
         builder
             .dangerous()
             .with_custom_certificate_verifier(Arc::new(AnyServerCertificate(provider)))
     };
-    let config = match &tls.certificate {
+    let own = match (&tls.key_store, &tls.certificate) {
+        (Some(store), _) => Some((&KEY_STORE, store)),
+        (None, Some(cert)) => Some((&CLIENT, cert)),
+        (None, None) => None,
+    };
+    let config = match own {
         None => builder.with_no_client_auth(),
-        Some(cert_path) => {
-            let (chain, key) = identity(&CLIENT, cert_path, tls)?;
+        Some((names, cert_path)) => {
+            let (chain, key) = identity(names, cert_path, tls)?;
             builder
                 .with_client_auth_cert(chain, key)
-                .map_err(|e| identity_error(&CLIENT, cert_path, tls.private_key.as_deref(), e))?
+                .map_err(|e| identity_error(names, cert_path, key_path(tls), e))?
         }
     };
     let mut names = Vec::with_capacity(endpoints.len());
@@ -156,9 +175,46 @@ pub(crate) fn client(tls: &Tls, endpoints: &[Endpoint]) -> Result<Client, TlsErr
     })
 }
 
-/// The certificate authorities of `CertificationAuthoritiesFile`: a PEM
-/// file, or a directory of them (QuickFIX's `CertificationAuthoritiesDirectory`).
+/// The setting and file the certificate authorities come from:
+/// `SocketTrustStore` or `CertificationAuthoritiesFile` (an empty path when
+/// neither is given).
+fn authorities(tls: &Tls) -> (&'static str, &Path) {
+    match (&tls.trust_store, &tls.ca_file) {
+        (Some(store), _) => (TRUST_STORE, store),
+        (None, ca) => (CA, ca.as_deref().unwrap_or(Path::new(""))),
+    }
+}
+
+/// The file of this side's private key, when it has one of its own (a key
+/// store holds its key with its certificate).
+fn key_path(tls: &Tls) -> Option<&Path> {
+    match tls.key_store {
+        Some(_) => None,
+        None => tls.private_key.as_deref(),
+    }
+}
+
+/// The certificate authorities of `SocketTrustStore` (the certificates of a
+/// PKCS#12 file) or of `CertificationAuthoritiesFile`: a PEM file, or a
+/// directory of them (QuickFIX's `CertificationAuthoritiesDirectory`).
 fn roots(tls: &Tls) -> Result<RootCertStore, TlsError> {
+    if let Some(store) = &tls.trust_store {
+        let fail = |error| file_error(TRUST_STORE, store, error);
+        let password = tls.trust_store_password.as_ref();
+        let contents = open_store(store, TRUST_STORE_PASSWORD, password).map_err(fail)?;
+        let mut roots = RootCertStore::empty();
+        for cert in contents.chain {
+            roots
+                .add(cert)
+                .map_err(|e| fail(TlsFileError::Rejected(e.to_string())))?;
+        }
+        if roots.is_empty() {
+            return Err(fail(TlsFileError::Rejected(
+                "it holds no certificate (a PKCS#12 certificate bag, as openssl pkcs12 -export -nokeys -in ca.pem or keytool -importcert write it)".into(),
+            )));
+        }
+        return Ok(roots);
+    }
     let Some(path) = &tls.ca_file else {
         // The settings require it wherever it is read.
         return Err(file_error(CA, Path::new(""), TlsFileError::NotGiven));
@@ -232,36 +288,121 @@ fn revocation_lists(tls: &Tls) -> Result<Vec<CertificateRevocationListDer<'stati
 
 /// A certificate chain and its key, the key from its own file or, without
 /// one, from the certificate's, decrypted with `tls.key_password` when it is
-/// encrypted.
+/// encrypted. Either file may be PKCS#12 (`.p12`, `.pfx`), opened with the
+/// same password: the certificate's gives its chain and, without a key
+/// file, its key.
+///
+/// With `names` the key store's, `cert_path` is `SocketKeyStore`: a PKCS#12
+/// file opened with `SocketKeyStorePassword`, holding both.
 fn identity(
     names: &Names,
     cert_path: &Path,
     tls: &Tls,
 ) -> Result<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>), TlsError> {
     let cert_fail = |error| file_error(names.certificate, cert_path, error);
-    let cert_text = read(cert_path).map_err(cert_fail)?;
-    if super::key::is_pkcs12(&cert_text) {
-        return Err(cert_fail(TlsFileError::Pkcs12));
+    if names.certificate == KEY_STORE.certificate {
+        let password = tls.key_store_password.as_ref();
+        let contents = open_store(cert_path, KEY_STORE_PASSWORD, password).map_err(cert_fail)?;
+        if contents.chain.is_empty() {
+            return Err(cert_fail(TlsFileError::Rejected(
+                "it holds no certificate (a PKCS#12 certificate bag)".into(),
+            )));
+        }
+        let key = contents.key.ok_or_else(|| {
+            cert_fail(TlsFileError::Rejected(
+                "it holds no private key (a PKCS#12 key bag): a trust store goes in SocketTrustStore"
+                    .into(),
+            ))
+        })?;
+        return Ok((contents.chain, key));
     }
-    let chain = CertificateDer::pem_slice_iter(&cert_text)
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| cert_fail(pem_error(e)))?;
+    let cert_text = read(cert_path).map_err(cert_fail)?;
+    if let Some(kind) = java_key_store(&cert_text) {
+        return Err(cert_fail(TlsFileError::JavaKeyStore {
+            kind,
+            path: cert_path.to_path_buf(),
+        }));
+    }
+    let password = tls.key_password.as_ref();
+    let (chain, bundled_key) = if super::key::is_pkcs12(&cert_text) {
+        let contents = super::p12::read(&cert_text, password).map_err(cert_fail)?;
+        (contents.chain, Some(contents.key))
+    } else {
+        let chain = CertificateDer::pem_slice_iter(&cert_text)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| cert_fail(pem_error(e)))?;
+        (chain, None)
+    };
     if chain.is_empty() {
         return Err(cert_fail(TlsFileError::NoCertificate));
     }
-    let (setting, path, key_text) = match tls.private_key.as_deref() {
-        Some(path) => {
-            let text = read(path).map_err(|e| file_error(names.key, path, e))?;
-            (names.key, path, text)
+    let key = match (tls.private_key.as_deref(), bundled_key) {
+        (Some(path), _) => {
+            let key_fail = |error| file_error(names.key, path, error);
+            let text = read(path).map_err(key_fail)?;
+            key_of(&text, password).map_err(key_fail)?
         }
-        None => (names.certificate, cert_path, cert_text),
+        (None, Some(key)) => key.ok_or_else(|| cert_fail(TlsFileError::NoPrivateKey))?,
+        (None, None) => super::key::private_key(&cert_text, password).map_err(cert_fail)?,
     };
-    let key_fail = |error| file_error(setting, path, error);
-    if super::key::is_pkcs12(&key_text) {
-        return Err(key_fail(TlsFileError::Pkcs12));
-    }
-    let key = super::key::private_key(&key_text, tls.key_password.as_ref()).map_err(key_fail)?;
     Ok((chain, key))
+}
+
+/// The private key of a key file's `text`: PEM, or PKCS#12's key.
+fn key_of(
+    text: &[u8],
+    password: Option<&crate::config::KeyPassword>,
+) -> Result<PrivateKeyDer<'static>, TlsFileError> {
+    if super::key::is_pkcs12(text) {
+        return super::p12::read(text, password)?
+            .key
+            .ok_or(TlsFileError::NoPrivateKey);
+    }
+    super::key::private_key(text, password)
+}
+
+/// A key or trust store, `path`: a PKCS#12 file opened with `password` (the
+/// empty one when `None`), its password's setting named when it does not
+/// open; a Java key store of another type (JKS, JCEKS) is named with the
+/// keytool command that converts it.
+fn open_store(
+    path: &Path,
+    password_setting: &'static str,
+    password: Option<&crate::config::KeyPassword>,
+) -> Result<super::p12::Contents, TlsFileError> {
+    let bytes = read(path)?;
+    if let Some(kind) = java_key_store(&bytes) {
+        return Err(TlsFileError::JavaKeyStore {
+            kind,
+            path: path.to_path_buf(),
+        });
+    }
+    if !super::key::is_pkcs12(&bytes) {
+        return Err(TlsFileError::Rejected(
+            "it is not a PKCS#12 file (nor a JKS or JCEKS key store): a key or trust store is read as PKCS#12; PEM files go in the PEM settings (ServerCertificateFile, CertificationAuthoritiesFile, ...)".into(),
+        ));
+    }
+    super::p12::read(&bytes, password).map_err(|e| match e {
+        TlsFileError::Pkcs12NoPassword => TlsFileError::StorePassword {
+            setting: password_setting,
+            given: false,
+        },
+        TlsFileError::Pkcs12WrongPassword => TlsFileError::StorePassword {
+            setting: password_setting,
+            given: true,
+        },
+        e => e,
+    })
+}
+
+/// The type of the Java key store `bytes` is, by its magic number: JKS
+/// (`0xFEEDFEED`) or JCEKS (`0xCECECECE`); `None` for anything else.
+fn java_key_store(bytes: &[u8]) -> Option<&'static str> {
+    match bytes.get(..4)? {
+        [0xfe, 0xed, 0xfe, 0xed] => Some("JKS"),
+        [0xce, 0xce, 0xce, 0xce] => Some("JCEKS"),
+        _ => None,
+    }
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, TlsFileError> {
@@ -396,6 +537,18 @@ pub(super) fn der_read(bytes: &[u8]) -> Option<(u8, &[u8], &[u8])> {
 #[cfg(test)]
 mod name_tests {
     use super::*;
+
+    #[test]
+    fn java_key_stores_are_told_by_their_magic_number() {
+        assert_eq!(
+            java_key_store(&[0xfe, 0xed, 0xfe, 0xed, 0, 0, 0, 2]),
+            Some("JKS")
+        );
+        assert_eq!(java_key_store(&[0xce, 0xce, 0xce, 0xce, 1]), Some("JCEKS"));
+        assert_eq!(java_key_store(&[0x30, 0x82, 0x01, 0x00]), None);
+        assert_eq!(java_key_store(&[0xfe, 0xed]), None, "cut short");
+        assert_eq!(java_key_store(&[]), None);
+    }
 
     #[test]
     fn der_elements_are_read_within_their_bounds() {

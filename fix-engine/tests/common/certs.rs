@@ -158,3 +158,37 @@ pub fn encrypted_key(identity: &Identity, password: &str) -> Option<PathBuf> {
     ]);
     made.then_some(out)
 }
+
+/// `identity`'s certificate and key, with `chain`'s certificates after them,
+/// in a PKCS#12 file `<dir>/<name>.p12` as `openssl pkcs12 -export` writes
+/// it (with `options` added: `-legacy`, …), protected by `password`; `None`
+/// without openssl.
+#[allow(dead_code)]
+pub fn pkcs12(
+    identity: &Identity,
+    chain: Option<&Path>,
+    password: &str,
+    options: &[&str],
+    name: &str,
+) -> Option<PathBuf> {
+    let dir = identity.cert.parent().unwrap();
+    let out = dir.join(format!("{name}.p12"));
+    let pass = format!("pass:{password}");
+    let mut args = vec![
+        "pkcs12",
+        "-export",
+        "-in",
+        identity.cert.to_str().unwrap(),
+        "-inkey",
+        identity.key.to_str().unwrap(),
+        "-passout",
+        &pass,
+        "-out",
+        out.to_str().unwrap(),
+    ];
+    if let Some(chain) = chain {
+        args.extend(["-certfile", chain.to_str().unwrap()]);
+    }
+    args.extend(options);
+    openssl(&args).then_some(out)
+}

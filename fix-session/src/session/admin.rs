@@ -9,6 +9,7 @@ use fix_core::validate::{Invalid, Reject, Schema, SessionRejectReason, Validator
 use fix_core::value::parse_digits;
 use fix_core::{Error, Frame, Message};
 
+use super::outgoing::RejectOf;
 use super::{
     DisconnectReason as Why, Event, MAX_HEART_BT_INT, MAX_SEQ_NUM, Session, SessionError, State,
     is_admin, seq_num,
@@ -50,7 +51,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return self.on_error(now, reject.text(), app);
         }
         let (reason, ref_tag) = (reject.reason, reject.ref_tag);
-        self.send_reject(now, seq, reason, ref_tag, frame.msg_type(), None, None, app)?;
+        let of = RejectOf::frame(frame.msg_type(), seq, reason).tag(ref_tag);
+        self.send_reject(now, of, app)?;
         if seq == self.store.next_target_seq() {
             self.store.advance_target_seq(seq)?;
         }
@@ -190,16 +192,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         // the BusinessMessageReject (380=3) is the application's answer to a
         // known type it does not support.
         let (reason, ref_tag) = (reject.reason, reject.ref_tag);
-        self.send_reject(
-            now,
-            seq,
-            reason,
-            ref_tag,
-            msg.msg_type(),
-            None,
-            Some(msg),
-            app,
-        )?;
+        self.send_reject(now, RejectOf::message(msg, seq, reason).tag(ref_tag), app)?;
         // Its number is used, and messages queued behind it are handled.
         self.in_order(now, seq, app)
     }
@@ -238,7 +231,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 return Ok(Sequence::Done);
             }
             let reason = SessionRejectReason::SendingTimeAccuracyProblem;
-            self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
+            self.send_reject(now, RejectOf::message(msg, seq, reason), app)?;
             self.send_logout(now, None, app)?;
             self.want_disconnect(Why::SendingTime);
             return Ok(Sequence::Done);
@@ -251,7 +244,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 return Ok(Sequence::Done);
             }
             let reason = SessionRejectReason::CompIdProblem;
-            self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
+            self.send_reject(now, RejectOf::message(msg, seq, reason), app)?;
             self.send_logout(now, None, app)?;
             self.want_disconnect(Why::WrongCompId);
             return Ok(Sequence::Done);
@@ -355,20 +348,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         match orig {
             None => {
                 let reason = SessionRejectReason::RequiredTagMissing;
-                self.send_reject(
-                    now,
-                    seq,
-                    reason,
-                    Some(122),
-                    msg.msg_type(),
-                    None,
-                    Some(msg),
-                    app,
-                )?;
+                self.send_reject(now, RejectOf::message(msg, seq, reason).tag(122), app)?;
             }
             Some(o) if sending.is_some_and(|s| o > s) => {
                 let reason = SessionRejectReason::SendingTimeAccuracyProblem;
-                self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
+                self.send_reject(now, RejectOf::message(msg, seq, reason), app)?;
                 self.send_logout(now, None, app)?;
                 self.want_disconnect(Why::SendingTime);
             }
@@ -702,7 +686,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         } else if new < expected {
             // QuickFIX names no RefTagID here (11c_NewSeqNoLess expects none).
             let reason = SessionRejectReason::ValueIncorrect;
-            self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
+            self.send_reject(now, RejectOf::message(msg, seq, reason), app)?;
             if gap_fill {
                 self.in_order(now, seq, app)?;
             }
@@ -815,12 +799,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     SessionRejectReason::from_code(reason).unwrap_or(SessionRejectReason::Other);
                 self.send_reject(
                     now,
-                    seq,
-                    reason,
-                    ref_tag.map(i64::from),
-                    msg.msg_type(),
-                    Some(text.as_bytes()),
-                    Some(msg),
+                    RejectOf::message(msg, seq, reason)
+                        .tag(ref_tag.map(i64::from))
+                        .text(text.as_bytes()),
                     app,
                 )?;
             }
@@ -834,12 +815,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 };
                 self.send_reject(
                     now,
-                    seq,
-                    SessionRejectReason::Other,
-                    None,
-                    msg.msg_type(),
-                    Some(text),
-                    Some(msg),
+                    RejectOf::message(msg, seq, SessionRejectReason::Other).text(text),
                     app,
                 )?;
             }

@@ -1391,7 +1391,6 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         {
             return Err(SessionError::Throttled);
         }
-        let _ = app;
         self.send_message(now, msg_type, body, false)
     }
 

@@ -15,6 +15,58 @@ use crate::app::{Application, Outbox, push_field, push_uint};
 use crate::store::{ChunkLimit, MessageStore};
 use crate::time::Timestamp;
 
+/// What a session Reject refers to and says: the message rejected (its
+/// number and type), why, and optionally the tag at fault and a text of its
+/// own.
+#[derive(Clone, Copy)]
+pub(super) struct RejectOf<'a, 'm> {
+    ref_seq: u64,
+    reason: SessionRejectReason,
+    ref_tag: Option<i64>,
+    ref_msg_type: &'a [u8],
+    text: Option<&'a [u8]>,
+    /// The message itself, parsed: the Reject goes back along its route.
+    msg: Option<&'a Message<'m>>,
+}
+
+impl<'a, 'm> RejectOf<'a, 'm> {
+    /// A Reject of `msg`, numbered `ref_seq`, for `reason`.
+    pub(super) fn message(msg: &'a Message<'m>, ref_seq: u64, reason: SessionRejectReason) -> Self {
+        RejectOf {
+            msg: Some(msg),
+            ..Self::frame(msg.msg_type(), ref_seq, reason)
+        }
+    }
+
+    /// A Reject of a frame that did not parse, of type `msg_type`.
+    pub(super) fn frame(msg_type: &'a [u8], ref_seq: u64, reason: SessionRejectReason) -> Self {
+        RejectOf {
+            ref_seq,
+            reason,
+            ref_tag: None,
+            ref_msg_type: msg_type,
+            text: None,
+            msg: None,
+        }
+    }
+
+    /// Naming the tag at fault (RefTagID, or in the Text before FIX 4.2).
+    pub(super) fn tag(self, tag: impl Into<Option<i64>>) -> Self {
+        RejectOf {
+            ref_tag: tag.into(),
+            ..self
+        }
+    }
+
+    /// With a Text of its own instead of the reason's.
+    pub(super) fn text(self, text: &'a [u8]) -> Self {
+        RejectOf {
+            text: Some(text),
+            ..self
+        }
+    }
+}
+
 /// How a message's header is stamped.
 #[derive(Clone, Copy)]
 struct Stamp<'a> {
@@ -232,36 +284,32 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// RefMsgType is the received message's own bytes rather than a
     /// [`Reject`](fix_core::validate::Reject)'s copy, which is cut short past
     /// its capacity.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn send_reject(
         &mut self,
         now: SystemTime,
-        ref_seq: u64,
-        reason: SessionRejectReason,
-        ref_tag: Option<i64>,
-        ref_msg_type: &[u8],
-        text: Option<&[u8]>,
-        msg: Option<&Message<'_>>,
+        reject: RejectOf<'_, '_>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        self.set_reverse_route(msg);
-        let result =
-            self.send_reject_fields(now, ref_seq, reason, ref_tag, ref_msg_type, text, app);
+        self.set_reverse_route(reject.msg);
+        let result = self.send_reject_fields(now, &reject, app);
         self.route.clear();
         result
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn send_reject_fields(
         &mut self,
         now: SystemTime,
-        ref_seq: u64,
-        reason: SessionRejectReason,
-        ref_tag: Option<i64>,
-        ref_msg_type: &[u8],
-        text: Option<&[u8]>,
+        reject: &RejectOf<'_, '_>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
+        let RejectOf {
+            ref_seq,
+            reason,
+            ref_tag,
+            ref_msg_type,
+            text,
+            ..
+        } = *reject;
         let seq = u64_text(ref_seq);
         let tag = ref_tag.map(i64_text);
         let code = u64_text(u64::from(reason.code()));

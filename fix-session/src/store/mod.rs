@@ -56,8 +56,8 @@ pub use file::{FileOptions, FileStore, SyncPolicy, TornTail};
 pub use inspect::{RecordCounts, StoreLog, file_sessions, sessions};
 pub use memory::MemoryStore;
 pub use shared::{
-    MAX_HOOKS_A_SYNC, SHARED_LOG_DIR, SharedLog, SharedLogOptions, SharedStore, UNASKED_SYNC_AFTER,
-    WeakSharedLog,
+    MAX_HOOKS_A_SYNC, SHADOW_SIZE, SHARED_LOG_DIR, SharedLog, SharedLogOptions, SharedStore,
+    UNASKED_SYNC_AFTER, WeakSharedLog,
 };
 
 /// The longest message a store takes, in bytes (64 MiB): a bound on every buffer

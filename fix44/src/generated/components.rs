@@ -142,15 +142,12 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
     name: "NoHops",
     counter: 627,
     delimiter: 628,
-    entry: {
-        const TAGS: &[u32] = &[628, 629, 630];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[628, 629, 630],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 5144577, 5160963, 0, 0, 5152770, 0, 0],
     },
 };
 t::entry!(HeaderNoHops, slots = 3, group = "NoHops", tag = 627);
@@ -729,15 +726,12 @@ pub static LEG_STIPULATIONS_NO_LEG_STIPULATIONS: t::Group = t::Group {
     name: "NoLegStipulations",
     counter: 683,
     delimiter: 688,
-    entry: {
-        const TAGS: &[u32] = &[688, 689];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[688, 689],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[5636097, 0, 0, 5644290],
     },
 };
 t::entry!(
@@ -799,15 +793,12 @@ pub static NESTED_PARTIES_NO_NESTED_PARTY_IDS: t::Group = t::Group {
     name: "NoNestedPartyIDs",
     counter: 539,
     delimiter: 524,
-    entry: {
-        const TAGS: &[u32] = &[524, 525, 538, 804];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(3, &NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[3], &[]),
-        }
+    entry: t::Level {
+        tags: &[524, 525, 538, 804],
+        by_tag: &[],
+        required: &[],
+        groups: &[(3, &NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS)],
+        index: &[0, 0, 0, 4300802, 4407299, 0, 4292609, 6588420],
     },
 };
 t::entry!(
@@ -909,15 +900,12 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
     name: "NoPartyIDs",
     counter: 453,
     delimiter: 448,
-    entry: {
-        const TAGS: &[u32] = &[448, 447, 452, 802];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(3, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[3], &[]),
-        }
+    entry: t::Level {
+        tags: &[448, 447, 452, 802],
+        by_tag: &[],
+        required: &[],
+        groups: &[(3, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)],
+        index: &[0, 0, 3661826, 3702787, 0, 6572036, 0, 3670017],
     },
 };
 t::entry!(PartiesNoPartyIds, slots = 4, group = "NoPartyIDs", tag = 453);
@@ -1020,15 +1008,12 @@ pub static POSITION_AMOUNT_DATA_NO_POS_AMT: t::Group = t::Group {
     name: "NoPosAmt",
     counter: 753,
     delimiter: 707,
-    entry: {
-        const TAGS: &[u32] = &[707, 708];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[707, 708],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 0, 5799938, 5791745],
     },
 };
 t::entry!(PositionAmountDataNoPosAmt, slots = 2, group = "NoPosAmt", tag = 753);
@@ -1085,15 +1070,14 @@ pub static POSITION_QTY_NO_POSITIONS: t::Group = t::Group {
     name: "NoPositions",
     counter: 702,
     delimiter: 703,
-    entry: {
-        const TAGS: &[u32] = &[703, 704, 705, 706, 539];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
-            index: &t::hash_index::<16>(TAGS, &[4], &[]),
-        }
+    entry: t::Level {
+        tags: &[703, 704, 705, 706, 539],
+        by_tag: &[],
+        required: &[],
+        groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
+        index: &[
+            0, 5767170, 4417541, 0, 0, 5783556, 0, 5758977, 0, 0, 0, 5775363, 0, 0, 0, 0,
+        ],
     },
 };
 t::entry!(PositionQtyNoPositions, slots = 5, group = "NoPositions", tag = 702);
@@ -1199,15 +1183,12 @@ pub static SETTL_PARTIES_NO_SETTL_PARTY_IDS: t::Group = t::Group {
     name: "NoSettlPartyIDs",
     counter: 781,
     delimiter: 782,
-    entry: {
-        const TAGS: &[u32] = &[782, 783, 784, 801];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(3, &SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[3], &[]),
-        }
+    entry: t::Level {
+        tags: &[782, 783, 784, 801],
+        by_tag: &[],
+        required: &[],
+        groups: &[(3, &SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS)],
+        index: &[6563844, 0, 6406145, 0, 6422531, 0, 0, 6414338],
     },
 };
 t::entry!(SettlPartiesNoSettlPartyIds, slots = 4, group = "NoSettlPartyIDs", tag = 781);
@@ -1320,15 +1301,12 @@ pub static STIPULATIONS_NO_STIPULATIONS: t::Group = t::Group {
     name: "NoStipulations",
     counter: 232,
     delimiter: 233,
-    entry: {
-        const TAGS: &[u32] = &[233, 234];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[233, 234],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[1908737, 0, 1916930, 0],
     },
 };
 t::entry!(StipulationsNoStipulations, slots = 2, group = "NoStipulations", tag = 232);
@@ -1389,15 +1367,12 @@ pub static TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS: t::Group = t::Group {
     name: "NoTrdRegTimestamps",
     counter: 768,
     delimiter: 769,
-    entry: {
-        const TAGS: &[u32] = &[769, 770, 771];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[769, 770, 771],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 0, 6299649, 0, 6316035, 0, 0, 6307842],
     },
 };
 t::entry!(
@@ -1752,15 +1727,12 @@ pub static UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS: t::Group = t::Group {
     name: "NoUnderlyingStips",
     counter: 887,
     delimiter: 888,
-    entry: {
-        const TAGS: &[u32] = &[888, 889];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[888, 889],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 7282690, 0, 7274497],
     },
 };
 t::entry!(
@@ -1824,15 +1796,12 @@ pub static NESTED_PARTIES2_NO_NESTED2_PARTY_IDS: t::Group = t::Group {
     name: "NoNested2PartyIDs",
     counter: 756,
     delimiter: 757,
-    entry: {
-        const TAGS: &[u32] = &[757, 758, 759, 806];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(3, &NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[3], &[]),
-        }
+    entry: t::Level {
+        tags: &[757, 758, 759, 806],
+        by_tag: &[],
+        required: &[],
+        groups: &[(3, &NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS)],
+        index: &[6217731, 6604804, 0, 6209538, 0, 0, 6201345, 0],
     },
 };
 t::entry!(
@@ -1906,15 +1875,12 @@ pub static NESTED_PARTIES3_NO_NESTED3_PARTY_IDS: t::Group = t::Group {
     name: "NoNested3PartyIDs",
     counter: 948,
     delimiter: 949,
-    entry: {
-        const TAGS: &[u32] = &[949, 950, 951, 952];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(3, &NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[3], &[]),
-        }
+    entry: t::Level {
+        tags: &[949, 950, 951, 952],
+        by_tag: &[],
+        required: &[],
+        groups: &[(3, &NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS)],
+        index: &[0, 7782402, 7800836, 0, 7774209, 0, 7790595, 0],
     },
 };
 t::entry!(
@@ -1988,15 +1954,12 @@ pub static AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS: t::Group = t::Group {
     name: "NoAffectedOrders",
     counter: 534,
     delimiter: 41,
-    entry: {
-        const TAGS: &[u32] = &[41, 535, 536];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[41, 535, 536],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 0, 335873, 4390915, 0, 4382722, 0, 0],
     },
 };
 t::entry!(
@@ -2065,15 +2028,15 @@ pub static ALLOC_ACK_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
     counter: 78,
     delimiter: 79,
-    entry: {
-        const TAGS: &[u32] = &[79, 661, 366, 467, 776, 161, 360, 361];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[79, 661, 366, 467, 776, 161, 360, 361],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[
+            0, 2957320, 0, 2998275, 0, 0, 0, 2949127, 5414914, 3825668, 6356997, 1318918,
+            0, 647169, 0, 0,
+        ],
     },
 };
 t::entry!(AllocAckGrpNoAllocs, slots = 8, group = "NoAllocs", tag = 78);
@@ -2164,24 +2127,30 @@ pub static ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
     counter: 78,
     delimiter: 79,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             79, 661, 573, 366, 80, 467, 81, 539, 208, 209, 161, 360, 361, 12, 13, 479,
             497, 153, 154, 119, 737, 120, 736, 155, 156, 742, 741, 136, 576, 780, 172,
             169, 170, 171, 85,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (7, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
-                (27, &MISC_FEES_GRP_NO_MISC_FEES),
-                (28, &CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS),
-                (34, &DLVY_INST_GRP_NO_DLVY_INST),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[7, 27, 28, 34], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (7, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
+            (27, &MISC_FEES_GRP_NO_MISC_FEES),
+            (28, &CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS),
+            (34, &DLVY_INST_GRP_NO_DLVY_INST),
+        ],
+        index: &[
+            0, 0, 0, 0, 106511, 3923984, 1116188, 663559, 6389790, 1392673, 0, 0, 0, 0,
+            2957325, 4417544, 0, 4694019, 0, 0, 4071441, 1712138, 1261587, 983062, 0,
+            2998276, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1409055, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 1277977, 98318, 0, 0, 655365, 1384480, 0, 0, 0, 0, 6037525,
+            2949132, 1318923, 0, 5414914, 0, 698403, 974868, 1703945, 1253394, 0, 0,
+            6078490, 0, 0, 0, 0, 3825670, 0, 0, 0, 0, 0, 0, 0, 1400866, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 1269784, 0, 0, 0, 647169, 0, 0, 0, 0, 0, 6029335, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 6070299, 0, 0, 4720669, 0,
+        ],
     },
 };
 t::entry!(AllocGrpNoAllocs, slots = 35, group = "NoAllocs", tag = 78);
@@ -2415,15 +2384,15 @@ pub static BID_COMP_REQ_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
     name: "NoBidComponents",
     counter: 420,
     delimiter: 66,
-    entry: {
-        const TAGS: &[u32] = &[66, 54, 336, 625, 430, 63, 64, 1, 660];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<32>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[66, 54, 336, 625, 430, 63, 64, 1, 660],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[
+            0, 0, 0, 0, 0, 0, 0, 0, 5120004, 0, 0, 442370, 0, 0, 0, 0, 0, 524295, 0,
+            8200, 0, 2752515, 0, 0, 3522565, 540673, 0, 0, 5406729, 516102, 0, 0,
+        ],
     },
 };
 t::entry!(BidCompReqGrpNoBidComponents, slots = 9, group = "NoBidComponents", tag = 420);
@@ -2529,18 +2498,20 @@ pub static BID_COMP_RSP_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
     name: "NoBidComponents",
     counter: 420,
     delimiter: 12,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             12, 13, 479, 497, 66, 421, 54, 44, 423, 406, 430, 63, 64, 336, 625, 58, 354,
             355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<64>(TAGS, &[], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[
+            0, 0, 106498, 3923971, 0, 0, 0, 0, 0, 0, 4071428, 0, 3448838, 360456, 0, 0,
+            0, 5120015, 0, 0, 0, 0, 0, 442375, 0, 2908178, 98305, 3465225, 0, 0, 0, 0, 0,
+            0, 0, 524301, 0, 0, 0, 0, 0, 0, 2752526, 0, 0, 0, 0, 0, 3522571, 0, 540677,
+            2899985, 0, 0, 475152, 0, 0, 0, 3325962, 516108, 0, 0, 0, 0,
+        ],
     },
 };
 t::entry!(
@@ -2677,15 +2648,16 @@ pub static BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS: t::Group = t::Group {
     name: "NoBidDescriptors",
     counter: 398,
     delimiter: 399,
-    entry: {
-        const TAGS: &[u32] = &[399, 400, 401, 404, 441, 402, 403, 405, 406, 407, 408];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<32>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[399, 400, 401, 404, 441, 402, 403, 405, 406, 407, 408],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[
+            0, 0, 3301383, 0, 0, 3342347, 3276802, 0, 0, 3317768, 0, 0, 0, 0, 3293190, 0,
+            0, 3612677, 3334154, 3268609, 0, 3309572, 0, 0, 0, 0, 3284995, 0, 0, 3325961,
+            0, 0,
+        ],
     },
 };
 t::entry!(
@@ -2802,15 +2774,12 @@ pub static CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS: t::Group = t::Group {
     name: "NoClearingInstructions",
     counter: 576,
     delimiter: 577,
-    entry: {
-        const TAGS: &[u32] = &[577];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[577],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 4726785],
     },
 };
 t::entry!(
@@ -2869,15 +2838,12 @@ pub static COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER: t::Group = t::Group {
     name: "NoCollInquiryQualifier",
     counter: 938,
     delimiter: 896,
-    entry: {
-        const TAGS: &[u32] = &[896];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[896],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 7340033],
     },
 };
 t::entry!(
@@ -2935,15 +2901,12 @@ pub static COMP_ID_REQ_GRP_NO_COMP_IDS: t::Group = t::Group {
     name: "NoCompIDs",
     counter: 936,
     delimiter: 930,
-    entry: {
-        const TAGS: &[u32] = &[930, 931, 283, 284];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[930, 931, 283, 284],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 0, 0, 7626754, 2326532, 0, 7618561, 2318339],
     },
 };
 t::entry!(CompIdReqGrpNoCompIds, slots = 4, group = "NoCompIDs", tag = 936);
@@ -3021,15 +2984,15 @@ pub static COMP_ID_STAT_GRP_NO_COMP_IDS: t::Group = t::Group {
     name: "NoCompIDs",
     counter: 936,
     delimiter: 930,
-    entry: {
-        const TAGS: &[u32] = &[930, 931, 283, 284, 928, 929];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[930, 931, 283, 284, 928, 929],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[
+            0, 0, 7610374, 0, 0, 0, 7626754, 0, 2326532, 7602181, 0, 0, 7618561, 0,
+            2318339, 0,
+        ],
     },
 };
 t::entry!(CompIdStatGrpNoCompIds, slots = 6, group = "NoCompIDs", tag = 936);
@@ -3108,15 +3071,12 @@ pub static CONT_AMT_GRP_NO_CONT_AMTS: t::Group = t::Group {
     name: "NoContAmts",
     counter: 518,
     delimiter: 519,
-    entry: {
-        const TAGS: &[u32] = &[519, 520, 521];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[519, 520, 521],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 0, 0, 4259842, 0, 0, 4251649, 4268035],
     },
 };
 t::entry!(ContAmtGrpNoContAmts, slots = 3, group = "NoContAmts", tag = 518);
@@ -3178,15 +3138,14 @@ pub static CONTRA_GRP_NO_CONTRA_BROKERS: t::Group = t::Group {
     name: "NoContraBrokers",
     counter: 382,
     delimiter: 375,
-    entry: {
-        const TAGS: &[u32] = &[375, 337, 437, 438, 655];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[375, 337, 437, 438, 655],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[
+            0, 3579907, 0, 0, 2760706, 0, 0, 0, 0, 0, 0, 3588100, 3072001, 5365765, 0, 0,
+        ],
     },
 };
 t::entry!(ContraGrpNoContraBrokers, slots = 5, group = "NoContraBrokers", tag = 382);
@@ -3269,15 +3228,12 @@ pub static CPCTY_CONF_GRP_NO_CAPACITIES: t::Group = t::Group {
     name: "NoCapacities",
     counter: 862,
     delimiter: 528,
-    entry: {
-        const TAGS: &[u32] = &[528, 529, 863];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[0, 2],
-            groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[528, 529, 863],
+        by_tag: &[],
+        required: &[0, 2],
+        groups: &[],
+        index: &[0, 0, 4325377, 7069699, 0, 0, 0, 4333570],
     },
 };
 t::entry!(CpctyConfGrpNoCapacities, slots = 3, group = "NoCapacities", tag = 862);
@@ -3347,15 +3303,15 @@ pub static EXEC_ALLOC_GRP_NO_EXECS: t::Group = t::Group {
     name: "NoExecs",
     counter: 124,
     delimiter: 32,
-    entry: {
-        const TAGS: &[u32] = &[32, 17, 527, 31, 669, 29];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[32, 17, 527, 31, 669, 29],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[
+            0, 0, 253956, 0, 0, 0, 0, 5480453, 139266, 0, 0, 4317187, 262145, 0, 237574,
+            0,
+        ],
     },
 };
 t::entry!(ExecAllocGrpNoExecs, slots = 6, group = "NoExecs", tag = 124);
@@ -3434,15 +3390,12 @@ pub static EXEC_COLL_GRP_NO_EXECS: t::Group = t::Group {
     name: "NoExecs",
     counter: 124,
     delimiter: 17,
-    entry: {
-        const TAGS: &[u32] = &[17];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[17],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 139265],
     },
 };
 t::entry!(ExecCollGrpNoExecs, slots = 1, group = "NoExecs", tag = 124);
@@ -3494,15 +3447,12 @@ pub static EXECS_GRP_NO_EXECS: t::Group = t::Group {
     name: "NoExecs",
     counter: 124,
     delimiter: 17,
-    entry: {
-        const TAGS: &[u32] = &[17];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[17],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 139265],
     },
 };
 t::entry!(ExecsGrpNoExecs, slots = 1, group = "NoExecs", tag = 124);
@@ -3553,22 +3503,26 @@ pub static INSTRMT_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
     counter: 146,
     delimiter: 55,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (40, &EVNT_GRP_NO_EVENTS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 40], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[(4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID), (40, &EVNT_GRP_NO_EVENTS)],
+        index: &[
+            0, 0, 0, 0, 0, 0, 0, 1843214, 5660709, 2850848, 0, 0, 3858454, 0, 0, 0,
+            876578, 0, 0, 0, 7159851, 0, 532482, 0, 0, 0, 0, 1368072, 1646604, 5464102,
+            0, 0, 0, 0, 0, 7757850, 0, 3768326, 1859601, 2867235, 1687579, 0, 1966104, 0,
+            0, 4431883, 0, 0, 0, 0, 7176232, 0, 0, 0, 0, 0, 1835021, 0, 0, 0, 3850261, 0,
+            0, 0, 0, 868383, 0, 0, 0, 7151658, 0, 0, 0, 0, 0, 3721221, 180228, 1638410,
+            2088979, 4448276, 0, 0, 0, 0, 0, 393219, 1851408, 0, 2859041, 0, 1957903,
+            3866647, 0, 0, 0, 0, 0, 0, 1892380, 7168039, 0, 0, 0, 0, 0, 1826845, 0,
+            1654809, 0, 0, 0, 0, 0, 0, 0, 0, 3776519, 1867794, 0, 1695774, 6242313,
+            2875428, 0, 0, 0, 7079977, 450561, 0,
+        ],
     },
 };
 t::entry!(InstrmtGrpNoRelatedSym, slots = 43, group = "NoRelatedSym", tag = 146);
@@ -3715,24 +3669,32 @@ pub static INSTRMT_LEG_EXEC_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 687, 690, 683,
             564, 565, 539, 654, 566, 587, 588, 637,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-                (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-                (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 44, 47], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+            (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+            (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
+        ],
+        index: &[
+            4997130, 0, 0, 0, 5103652, 0, 0, 4931587, 0, 0, 0, 5038108, 0, 0, 0, 5597229,
+            2056207, 4417584, 4972550, 0, 0, 0, 6258697, 5079073, 7716889, 4907027,
+            4628527, 5357617, 7823401, 0, 5013528, 0, 0, 0, 2031628, 0, 0, 4950021, 0, 0,
+            0, 5054494, 0, 0, 4882452, 6062119, 2072593, 0, 4988936, 0, 0, 4816948, 0,
+            5095459, 0, 0, 4923394, 5652524, 0, 0, 5029915, 0, 0, 0, 0, 2048014, 0, 0, 0,
+            0, 0, 0, 5070880, 4620334, 4898838, 5627947, 0, 0, 0, 5005323, 4554790, 0, 0,
+            5111845, 0, 0, 4939780, 0, 5218357, 0, 5046301, 0, 0, 6053928, 0, 2064400, 0,
+            4980743, 0, 0, 4808755, 0, 5087266, 4636722, 0, 4915201, 2105362, 7831594, 0,
+            5021722, 0, 0, 0, 2039821, 0, 0, 0, 0, 0, 0, 5062687, 0, 0, 4890645, 0,
+            2080791, 0, 0,
+        ],
     },
 };
 t::entry!(InstrmtLegExecGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
@@ -3943,19 +3905,26 @@ pub static INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID)],
-            index: &t::hash_index::<128>(TAGS, &[4], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[(4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID)],
+        index: &[
+            4997130, 0, 0, 0, 5103652, 0, 0, 4931587, 0, 0, 0, 5038108, 0, 0, 0, 0,
+            2056207, 0, 4972550, 0, 0, 0, 6258697, 5079073, 7716889, 4907027, 0, 0,
+            7823401, 0, 5013528, 0, 0, 0, 2031628, 0, 0, 4950021, 0, 0, 0, 5054494, 0, 0,
+            4882452, 6062119, 2072593, 0, 4988936, 0, 0, 0, 0, 5095459, 0, 0, 4923394, 0,
+            0, 0, 5029915, 0, 0, 0, 0, 2048014, 0, 0, 0, 0, 0, 0, 5070880, 0, 4898838, 0,
+            0, 0, 0, 5005323, 4554790, 0, 0, 5111845, 0, 0, 4939780, 0, 0, 0, 5046301, 0,
+            0, 6053928, 0, 2064400, 0, 4980743, 0, 0, 0, 0, 5087266, 0, 0, 4915201,
+            2105362, 7831594, 0, 5021722, 0, 0, 0, 2039821, 0, 0, 0, 0, 0, 0, 5062687, 0,
+            0, 4890645, 0, 2080791, 0, 0,
+        ],
     },
 };
 t::entry!(InstrmtLegGrpNoLegs, slots = 42, group = "NoLegs", tag = 555);
@@ -4102,22 +4071,29 @@ pub static INSTRMT_LEG_IOI_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 682, 683,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-                (43, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 43], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+            (43, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+        ],
+        index: &[
+            4997130, 0, 0, 0, 5103652, 0, 0, 4931587, 0, 0, 0, 5038108, 0, 0, 0, 5597228,
+            2056207, 0, 4972550, 0, 0, 0, 6258697, 5079073, 7716889, 4907027, 0, 0,
+            7823401, 0, 5013528, 0, 0, 0, 2031628, 0, 0, 4950021, 0, 0, 0, 5054494, 0, 0,
+            4882452, 6062119, 2072593, 0, 4988936, 0, 0, 0, 0, 5095459, 0, 0, 4923394, 0,
+            0, 0, 5029915, 0, 0, 5586987, 0, 2048014, 0, 0, 0, 0, 0, 0, 5070880, 0,
+            4898838, 0, 0, 0, 0, 5005323, 4554790, 0, 0, 5111845, 0, 0, 4939780, 0, 0, 0,
+            5046301, 0, 0, 6053928, 0, 2064400, 0, 4980743, 0, 0, 0, 0, 5087266, 0, 0,
+            4915201, 2105362, 7831594, 0, 5021722, 0, 0, 0, 2039821, 0, 0, 0, 0, 0, 0,
+            5062687, 0, 0, 4890645, 0, 2080791, 0, 0,
+        ],
     },
 };
 t::entry!(InstrmtLegIoiGrpNoLegs, slots = 44, group = "NoLegs", tag = 555);
@@ -4275,23 +4251,31 @@ pub static INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 690, 587, 683,
             676, 677, 678, 679, 680,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-                (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 44], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+            (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+        ],
+        index: &[
+            4997130, 0, 0, 5554224, 5103652, 0, 0, 4931587, 0, 0, 0, 5038108, 0, 0, 0,
+            5597229, 2056207, 0, 4972550, 0, 0, 0, 6258697, 5079073, 7716889, 4907027, 0,
+            0, 7823401, 0, 5013528, 0, 0, 5570610, 2031628, 0, 0, 4950021, 0, 0, 0,
+            5054494, 0, 0, 4882452, 6062119, 2072593, 0, 4988936, 0, 0, 0, 5546031,
+            5095459, 0, 0, 4923394, 5652523, 0, 0, 5029915, 0, 0, 0, 0, 2048014, 0, 0, 0,
+            0, 0, 0, 5070880, 0, 4898838, 0, 0, 0, 0, 5005323, 4554790, 0, 5562417,
+            5111845, 0, 0, 4939780, 0, 0, 0, 5046301, 0, 0, 6053928, 0, 2064400, 0,
+            4980743, 0, 0, 4808748, 5537838, 5087266, 0, 0, 4915201, 2105362, 7831594, 0,
+            5021722, 0, 0, 0, 2039821, 0, 0, 0, 0, 0, 0, 5062687, 0, 0, 4890645, 0,
+            2080791, 0, 0,
+        ],
     },
 };
 t::entry!(InstrmtLegSecListGrpNoLegs, slots = 50, group = "NoLegs", tag = 555);
@@ -4484,24 +4468,31 @@ pub static INSTRMT_MD_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
     counter: 146,
     delimiter: 55,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 711, 555,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (40, &EVNT_GRP_NO_EVENTS),
-                (43, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (44, &INSTRMT_LEG_GRP_NO_LEGS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 40, 43, 44], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+            (40, &EVNT_GRP_NO_EVENTS),
+            (43, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+            (44, &INSTRMT_LEG_GRP_NO_LEGS),
+        ],
+        index: &[
+            0, 4548653, 0, 0, 0, 0, 0, 1843214, 5660709, 2850848, 0, 0, 3858454, 0, 0, 0,
+            876578, 0, 0, 0, 7159851, 0, 532482, 0, 0, 0, 0, 1368072, 1646604, 5464102,
+            0, 0, 0, 0, 0, 7757850, 0, 3768326, 1859601, 2867235, 1687579, 0, 1966104, 0,
+            0, 4431883, 0, 0, 0, 0, 7176232, 0, 0, 0, 5826604, 0, 1835021, 0, 0, 0,
+            3850261, 0, 0, 0, 0, 868383, 0, 0, 0, 7151658, 0, 0, 0, 0, 0, 3721221,
+            180228, 1638410, 2088979, 4448276, 0, 0, 0, 0, 0, 393219, 1851408, 0,
+            2859041, 0, 1957903, 3866647, 0, 0, 0, 0, 0, 0, 1892380, 7168039, 0, 0, 0, 0,
+            0, 1826845, 0, 1654809, 0, 0, 0, 0, 0, 0, 0, 0, 3776519, 1867794, 0, 1695774,
+            6242313, 2875428, 0, 0, 0, 7079977, 450561, 0,
+        ],
     },
 };
 t::entry!(InstrmtMdReqGrpNoRelatedSym, slots = 45, group = "NoRelatedSym", tag = 146);
@@ -4668,22 +4659,26 @@ pub static INSTRMT_STRK_PX_GRP_NO_STRIKES: t::Group = t::Group {
     name: "NoStrikes",
     counter: 428,
     delimiter: 55,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (40, &EVNT_GRP_NO_EVENTS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 40], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[(4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID), (40, &EVNT_GRP_NO_EVENTS)],
+        index: &[
+            0, 0, 0, 0, 0, 0, 0, 1843214, 5660709, 2850848, 0, 0, 3858454, 0, 0, 0,
+            876578, 0, 0, 0, 7159851, 0, 532482, 0, 0, 0, 0, 1368072, 1646604, 5464102,
+            0, 0, 0, 0, 0, 7757850, 0, 3768326, 1859601, 2867235, 1687579, 0, 1966104, 0,
+            0, 4431883, 0, 0, 0, 0, 7176232, 0, 0, 0, 0, 0, 1835021, 0, 0, 0, 3850261, 0,
+            0, 0, 0, 868383, 0, 0, 0, 7151658, 0, 0, 0, 0, 0, 3721221, 180228, 1638410,
+            2088979, 4448276, 0, 0, 0, 0, 0, 393219, 1851408, 0, 2859041, 0, 1957903,
+            3866647, 0, 0, 0, 0, 0, 0, 1892380, 7168039, 0, 0, 0, 0, 0, 1826845, 0,
+            1654809, 0, 0, 0, 0, 0, 0, 0, 0, 3776519, 1867794, 0, 1695774, 6242313,
+            2875428, 0, 0, 0, 7079977, 450561, 0,
+        ],
     },
 };
 t::entry!(InstrmtStrkPxGrpNoStrikes, slots = 43, group = "NoStrikes", tag = 428);
@@ -4830,15 +4825,12 @@ pub static IOI_QUAL_GRP_NO_IOI_QUALIFIERS: t::Group = t::Group {
     name: "NoIOIQualifiers",
     counter: 199,
     delimiter: 104,
-    entry: {
-        const TAGS: &[u32] = &[104];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[104],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[851969, 0],
     },
 };
 t::entry!(IoiQualGrpNoIoiQualifiers, slots = 1, group = "NoIOIQualifiers", tag = 199);
@@ -4901,25 +4893,33 @@ pub static LEG_ORD_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 687, 690, 683,
             670, 564, 565, 539, 654, 566, 587, 588,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-                (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-                (45, &LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS),
-                (48, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 44, 45, 48], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+            (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+            (45, &LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS),
+            (48, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
+        ],
+        index: &[
+            4997130, 0, 0, 0, 5103652, 0, 0, 4931587, 0, 0, 5490734, 5038108, 0, 0, 0,
+            5597229, 2056207, 4417585, 4972550, 0, 0, 0, 6258697, 5079073, 7716889,
+            4907027, 4628528, 5357618, 7823401, 0, 5013528, 0, 0, 0, 2031628, 0, 0,
+            4950021, 0, 0, 0, 5054494, 0, 0, 4882452, 6062119, 2072593, 0, 4988936, 0, 0,
+            4816949, 0, 5095459, 0, 0, 4923394, 5652524, 0, 0, 5029915, 0, 0, 0, 0,
+            2048014, 0, 0, 0, 0, 0, 0, 5070880, 4620335, 4898838, 5627947, 0, 0, 0,
+            5005323, 4554790, 0, 0, 5111845, 0, 0, 4939780, 0, 0, 0, 5046301, 0, 0,
+            6053928, 0, 2064400, 0, 4980743, 0, 0, 4808756, 0, 5087266, 4636723, 0,
+            4915201, 2105362, 7831594, 0, 5021722, 0, 0, 0, 2039821, 0, 0, 0, 0, 0, 0,
+            5062687, 0, 0, 4890645, 0, 2080791, 0, 0,
+        ],
     },
 };
 t::entry!(LegOrdGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
@@ -5128,15 +5128,15 @@ pub static LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS: t::Group = t::Group {
     name: "NoLegAllocs",
     counter: 670,
     delimiter: 671,
-    entry: {
-        const TAGS: &[u32] = &[671, 672, 756, 673, 674, 675];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(2, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
-            index: &t::hash_index::<16>(TAGS, &[2], &[]),
-        }
+    entry: t::Level {
+        tags: &[671, 672, 756, 673, 674, 675],
+        by_tag: &[],
+        required: &[],
+        groups: &[(2, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
+        index: &[
+            0, 0, 5529606, 6195203, 0, 5505026, 0, 0, 5521413, 0, 0, 5496833, 0, 0,
+            5513220, 0,
+        ],
     },
 };
 t::entry!(LegPreAllocGrpNoLegAllocs, slots = 6, group = "NoLegAllocs", tag = 670);
@@ -5221,24 +5221,32 @@ pub static LEG_QUOT_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 687, 690, 587,
             588, 683, 539, 686, 681, 684, 676, 677, 678, 679, 680,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-                (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-                (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 46, 47], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+            (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+            (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
+        ],
+        index: &[
+            4997130, 0, 0, 5554230, 5103652, 0, 0, 4931587, 0, 0, 0, 5038108, 0, 0, 0,
+            5597231, 2056207, 4417584, 4972550, 0, 0, 0, 6258697, 5079073, 7716889,
+            4907027, 0, 0, 7823401, 0, 5013528, 0, 0, 5570616, 2031628, 0, 0, 4950021, 0,
+            0, 0, 5054494, 0, 0, 4882452, 6062119, 2072593, 0, 4988936, 0, 0, 4816942,
+            5546037, 5095459, 0, 0, 4923394, 5652524, 0, 0, 5029915, 0, 0, 0, 0, 2048014,
+            0, 0, 0, 0, 0, 0, 5070880, 0, 4898838, 5627947, 0, 0, 0, 5005323, 4554790, 0,
+            5562423, 5111845, 0, 0, 4939780, 0, 0, 0, 5046301, 0, 0, 6053928, 5603379,
+            2064400, 0, 4980743, 0, 0, 4808749, 5537844, 5087266, 0, 0, 4915201, 2105362,
+            7831594, 0, 5021722, 0, 0, 5578802, 2039821, 0, 0, 0, 0, 0, 0, 5062687, 0, 0,
+            4890645, 5619761, 2080791, 0, 0,
+        ],
     },
 };
 t::entry!(LegQuotGrpNoLegs, slots = 56, group = "NoLegs", tag = 555);
@@ -5452,24 +5460,31 @@ pub static LEG_QUOT_STAT_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 687, 690, 587,
             588, 683, 539,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-                (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-                (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 46, 47], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+            (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+            (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
+        ],
+        index: &[
+            4997130, 0, 0, 0, 5103652, 0, 0, 4931587, 0, 0, 0, 5038108, 0, 0, 0, 5597231,
+            2056207, 4417584, 4972550, 0, 0, 0, 6258697, 5079073, 7716889, 4907027, 0, 0,
+            7823401, 0, 5013528, 0, 0, 0, 2031628, 0, 0, 4950021, 0, 0, 0, 5054494, 0, 0,
+            4882452, 6062119, 2072593, 0, 4988936, 0, 0, 4816942, 0, 5095459, 0, 0,
+            4923394, 5652524, 0, 0, 5029915, 0, 0, 0, 0, 2048014, 0, 0, 0, 0, 0, 0,
+            5070880, 0, 4898838, 5627947, 0, 0, 0, 5005323, 4554790, 0, 0, 5111845, 0, 0,
+            4939780, 0, 0, 0, 5046301, 0, 0, 6053928, 0, 2064400, 0, 4980743, 0, 0,
+            4808749, 0, 5087266, 0, 0, 4915201, 2105362, 7831594, 0, 5021722, 0, 0, 0,
+            2039821, 0, 0, 0, 0, 0, 0, 5062687, 0, 0, 4890645, 0, 2080791, 0, 0,
+        ],
     },
 };
 t::entry!(LegQuotStatGrpNoLegs, slots = 48, group = "NoLegs", tag = 555);
@@ -5658,15 +5673,12 @@ pub static LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT: t::Group = t::Group {
     name: "NoLinesOfText",
     counter: 33,
     delimiter: 58,
-    entry: {
-        const TAGS: &[u32] = &[58, 354, 355];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[0],
-            groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[58, 354, 355],
+        by_tag: &[],
+        required: &[0],
+        groups: &[],
+        index: &[0, 0, 0, 2908163, 0, 0, 475137, 2899970],
     },
 };
 t::entry!(LinesOfTextGrpNoLinesOfText, slots = 3, group = "NoLinesOfText", tag = 33);
@@ -5736,8 +5748,8 @@ pub static LIST_ORD_GRP_NO_ORDERS: t::Group = t::Group {
     name: "NoOrders",
     counter: 73,
     delimiter: 11,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             11, 526, 67, 583, 160, 453, 229, 75, 1, 660, 581, 589, 590, 70, 591, 78, 63,
             64, 544, 635, 21, 18, 110, 111, 100, 386, 81, 55, 65, 48, 22, 454, 460, 461,
             167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471,
@@ -5748,22 +5760,52 @@ pub static LIST_ORD_GRP_NO_ORDERS: t::Group = t::Group {
             13, 479, 497, 528, 529, 582, 121, 120, 775, 58, 354, 355, 193, 192, 640, 77,
             203, 210, 211, 835, 836, 837, 838, 840, 388, 389, 841, 842, 843, 844, 846,
             847, 848, 849, 494,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[0, 2, 72],
-            groups: &[
-                (5, &PARTIES_NO_PARTY_IDS),
-                (15, &PRE_ALLOC_GRP_NO_ALLOCS),
-                (25, &TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (31, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (67, &EVNT_GRP_NO_EVENTS),
-                (70, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (76, &STIPULATIONS_NO_STIPULATIONS),
-            ],
-            index: &t::hash_index::<512>(TAGS, &[5, 15, 25, 31, 67, 70, 76], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[0, 2, 72],
+        groups: &[
+            (5, &PARTIES_NO_PARTY_IDS),
+            (15, &PRE_ALLOC_GRP_NO_ALLOCS),
+            (25, &TRDG_SES_GRP_NO_TRADING_SESSIONS),
+            (31, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+            (67, &EVNT_GRP_NO_EVENTS),
+            (70, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+            (76, &STIPULATIONS_NO_STIPULATIONS),
+        ],
+        index: &[
+            0, 6905997, 5726302, 0, 0, 0, 0, 0, 0, 0, 0, 4825100, 0, 0, 0, 0, 0, 106609,
+            0, 3924082, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1843241, 6840452, 663579, 5660736, 0,
+            0, 0, 0, 0, 2850875, 4759563, 0, 0, 491596, 4308994, 0, 0, 0, 6946961,
+            3858481, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 147478, 0, 0, 876605, 0,
+            0, 0, 5423196, 0, 0, 0, 0, 0, 6881416, 5701731, 0, 0, 0, 0, 7159878, 4071539,
+            983160, 0, 0, 0, 532509, 0, 0, 0, 0, 0, 811095, 0, 0, 0, 0, 360534, 0, 0, 0,
+            0, 1818715, 641040, 0, 4456467, 1368099, 188521, 0, 0, 0, 0, 0, 1646631, 0,
+            5464129, 0, 0, 0, 1925216, 3833938, 5742690, 0, 0, 0, 0, 0, 0, 0, 0, 4841487,
+            0, 573454, 0, 0, 0, 122982, 0, 0, 0, 7757877, 1581181, 0, 0, 0, 0, 0, 0,
+            1859628, 3768353, 6856838, 0, 0, 0, 0, 0, 958570, 2867262, 4775940, 1687606,
+            4046995, 0, 4325492, 6234207, 0, 0, 1966131, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            614408, 0, 4431910, 0, 0, 0, 0, 0, 0, 0, 0, 442441, 0, 0, 3080295, 0,
+            1902669, 6897804, 5718117, 0, 0, 0, 0, 7176259, 0, 2908284, 0, 1728643, 0,
+            548867, 0, 0, 3186826, 98416, 0, 0, 5826631, 0, 0, 3465301, 0, 0, 0, 0, 0,
+            1835048, 0, 0, 0, 0, 0, 5201940, 0, 933963, 0, 1663105, 0, 483435, 0, 0, 0,
+            0, 0, 3850288, 6938768, 0, 0, 0, 311375, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            868410, 0, 0, 0, 0, 0, 0, 1146952, 0, 0, 1875975, 0, 0, 0, 0, 0, 5243007,
+            7151685, 0, 0, 0, 0, 524306, 0, 0, 0, 3164186, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 1810522, 3721248, 630912, 0, 4448303, 0, 180255, 2089006, 0, 909336, 0,
+            1638437, 0, 0, 0, 0, 0, 8201, 6914190, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4833293, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1572990, 393246, 0, 0, 0, 0, 1851435, 6848645,
+            0, 0, 0, 0, 0, 0, 0, 0, 2859068, 4767862, 0, 0, 0, 0, 0, 0, 1957930, 3866674,
+            6955154, 0, 0, 0, 327764, 0, 0, 0, 0, 1785944, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 5431389, 0, 0, 0, 0, 1892407, 6889611, 5709924, 0, 0, 0, 0, 7168066,
+            991351, 2900091, 0, 1720450, 0, 0, 0, 0, 90113, 3178633, 6996046, 819225, 0,
+            0, 0, 0, 0, 0, 0, 0, 1826872, 0, 0, 0, 1376364, 3285066, 0, 0, 0, 0, 0,
+            1654836, 0, 475258, 0, 0, 0, 0, 1933409, 3842131, 6930575, 0, 0, 0, 0, 0,
+            1032302, 0, 0, 0, 0, 0, 0, 1310725, 0, 0, 0, 0, 0, 0, 0, 3498095, 5406730,
+            4227153, 0, 0, 1867821, 3776546, 6865031, 0, 0, 0, 0, 0, 0, 0, 2875455,
+            1695801, 0, 516113, 0, 1245264, 6242340, 4333685, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 1802329, 3713030, 0, 0, 6348921, 0, 172053, 7080004, 901143, 0, 0, 0,
+            450588, 3539053, 0, 0, 3088488,
+        ],
     },
 };
 t::entry!(ListOrdGrpNoOrders, slots = 147, group = "NoOrders", tag = 73);
@@ -6434,19 +6476,25 @@ pub static MD_FULL_GRP_NO_MD_ENTRIES: t::Group = t::Group {
     name: "NoMDEntries",
     counter: 268,
     delimiter: 269,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             269, 270, 15, 271, 272, 273, 274, 275, 336, 625, 276, 277, 282, 283, 284,
             286, 59, 432, 126, 110, 18, 287, 37, 299, 288, 289, 346, 290, 546, 811, 58,
             354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[0],
-            groups: &[],
-            index: &t::hash_index::<128>(TAGS, &[], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[0],
+        groups: &[],
+        index: &[
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2228229, 0, 147477, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 2269196, 0, 0, 6643742, 2375708, 0, 0, 2203649, 0, 122883, 5120010,
+            2310157, 0, 0, 0, 0, 0, 0, 2244615, 0, 0, 0, 0, 2351126, 0, 0, 2908193, 0, 0,
+            0, 0, 0, 4472861, 0, 483345, 0, 0, 2220036, 0, 0, 0, 2326543, 0, 0, 0, 0, 0,
+            0, 2261003, 0, 0, 0, 0, 2367514, 0, 0, 0, 0, 0, 2752521, 0, 0, 0, 0, 0, 0, 0,
+            2236422, 0, 0, 0, 2342928, 0, 0, 0, 2900000, 2449432, 0, 0, 0, 0, 0, 2834459,
+            475167, 0, 0, 2211842, 1032211, 303127, 0, 2318350, 0, 0, 0, 0, 0, 0,
+            2252808, 0, 0, 901140, 3538962, 2359321,
+        ],
     },
 };
 t::entry!(MdFullGrpNoMdEntries, slots = 33, group = "NoMDEntries", tag = 268);
@@ -6689,27 +6737,42 @@ pub static MD_INC_GRP_NO_MD_ENTRIES: t::Group = t::Group {
     name: "NoMDEntries",
     counter: 268,
     delimiter: 279,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             279, 285, 269, 278, 280, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541,
             201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947,
             206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864,
             873, 874, 711, 555, 291, 292, 270, 15, 271, 272, 273, 274, 275, 336, 625,
             276, 277, 282, 283, 284, 286, 59, 432, 126, 110, 18, 287, 37, 299, 288, 289,
             346, 290, 546, 811, 451, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[0],
-            groups: &[
-                (9, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (45, &EVNT_GRP_NO_EVENTS),
-                (48, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (49, &INSTRMT_LEG_GRP_NO_LEGS),
-            ],
-            index: &t::hash_index::<256>(TAGS, &[9, 45, 48, 49], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[0],
+        groups: &[
+            (9, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+            (45, &EVNT_GRP_NO_EVENTS),
+            (48, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+            (49, &INSTRMT_LEG_GRP_NO_LEGS),
+        ],
+        index: &[
+            0, 0, 4548658, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2293765, 0, 1843219, 5660714, 0, 0,
+            0, 2850853, 0, 0, 0, 0, 3858459, 0, 2228280, 0, 0, 0, 0, 147528, 0, 876583,
+            0, 2334722, 0, 0, 0, 0, 0, 7159856, 0, 0, 532487, 0, 0, 0, 0, 0, 2269247, 0,
+            0, 0, 1368077, 0, 0, 1646609, 5464107, 2375759, 6643793, 0, 0, 0, 2203651, 0,
+            0, 0, 0, 122934, 5120061, 7757855, 0, 2310208, 0, 3768331, 1859606, 0, 0,
+            2867240, 1687584, 0, 0, 0, 1966109, 0, 0, 2244666, 0, 0, 0, 4431888, 0, 0, 0,
+            0, 2351177, 0, 0, 0, 0, 7176237, 2908245, 0, 0, 0, 0, 0, 5826609, 0, 2285569,
+            0, 1835026, 0, 4472912, 0, 0, 0, 483396, 2392116, 0, 3850266, 0, 0, 2220087,
+            0, 0, 0, 0, 0, 868388, 0, 0, 2326594, 0, 0, 0, 0, 0, 7151663, 0, 0, 0, 0, 0,
+            0, 0, 2261054, 0, 0, 3721226, 4448281, 180233, 2088984, 0, 1638415, 2367565,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2752572, 0, 393224, 0, 1851413, 0, 0, 0, 0,
+            2859046, 0, 0, 0, 1957908, 3866652, 0, 0, 2236473, 0, 3694674, 0, 0, 0, 0, 0,
+            2342979, 0, 0, 1892385, 0, 0, 7168044, 2900052, 0, 2449483, 0, 0, 0, 0, 0,
+            2277380, 0, 1826850, 0, 0, 0, 2834510, 1654814, 475219, 2383923, 0, 0, 0, 0,
+            2211893, 1032262, 303178, 0, 0, 0, 0, 0, 0, 2318401, 0, 3776524, 1867799, 0,
+            0, 0, 1695779, 2875433, 0, 6242318, 0, 0, 0, 2252859, 0, 0, 0, 0, 0, 7079982,
+            901191, 450566, 3539013, 2359372,
+        ],
     },
 };
 t::entry!(MdIncGrpNoMdEntries, slots = 85, group = "NoMDEntries", tag = 268);
@@ -7109,15 +7172,12 @@ pub static MD_REQ_GRP_NO_MD_ENTRY_TYPES: t::Group = t::Group {
     name: "NoMDEntryTypes",
     counter: 267,
     delimiter: 269,
-    entry: {
-        const TAGS: &[u32] = &[269];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[0],
-            groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[269],
+        by_tag: &[],
+        required: &[0],
+        groups: &[],
+        index: &[2203649, 0],
     },
 };
 t::entry!(MdReqGrpNoMdEntryTypes, slots = 1, group = "NoMDEntryTypes", tag = 267);
@@ -7171,15 +7231,12 @@ pub static MD_RJCT_GRP_NO_ALT_MD_SOURCE: t::Group = t::Group {
     name: "NoAltMDSource",
     counter: 816,
     delimiter: 817,
-    entry: {
-        const TAGS: &[u32] = &[817];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[817],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 6692865],
     },
 };
 t::entry!(MdRjctGrpNoAltMdSource, slots = 1, group = "NoAltMDSource", tag = 816);
@@ -7231,15 +7288,12 @@ pub static MISC_FEES_GRP_NO_MISC_FEES: t::Group = t::Group {
     name: "NoMiscFees",
     counter: 136,
     delimiter: 137,
-    entry: {
-        const TAGS: &[u32] = &[137, 138, 139, 891];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[137, 138, 139, 891],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 0, 1130498, 0, 0, 1122305, 7299076, 1138691],
     },
 };
 t::entry!(MiscFeesGrpNoMiscFees, slots = 4, group = "NoMiscFees", tag = 136);
@@ -7308,15 +7362,15 @@ pub static ORD_ALLOC_GRP_NO_ORDERS: t::Group = t::Group {
     name: "NoOrders",
     counter: 73,
     delimiter: 11,
-    entry: {
-        const TAGS: &[u32] = &[11, 37, 198, 526, 66, 756, 38, 799, 800];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(5, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
-            index: &t::hash_index::<32>(TAGS, &[5], &[]),
-        }
+    entry: t::Level {
+        tags: &[11, 37, 198, 526, 66, 756, 38, 799, 800],
+        by_tag: &[],
+        required: &[],
+        groups: &[(5, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
+        index: &[
+            0, 0, 4308996, 0, 0, 0, 0, 6195206, 0, 0, 0, 1622019, 0, 6553609, 0, 311303,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 90113, 540677, 303106, 6545416, 0, 0, 0,
+        ],
     },
 };
 t::entry!(OrdAllocGrpNoOrders, slots = 9, group = "NoOrders", tag = 73);
@@ -7420,15 +7474,16 @@ pub static ORD_LIST_STAT_GRP_NO_ORDERS: t::Group = t::Group {
     name: "NoOrders",
     counter: 73,
     delimiter: 11,
-    entry: {
-        const TAGS: &[u32] = &[11, 526, 14, 39, 636, 151, 84, 6, 103, 58, 354, 355];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[0, 2, 3, 5, 6, 7],
-            groups: &[],
-            index: &t::hash_index::<32>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[11, 526, 14, 39, 636, 151, 84, 6, 103, 58, 354, 355],
+        by_tag: &[],
+        required: &[0, 2, 3, 5, 6, 7],
+        groups: &[],
+        index: &[
+            0, 0, 4308994, 319492, 5210117, 0, 0, 0, 0, 0, 1236998, 0, 2908172, 0, 0, 0,
+            0, 0, 0, 0, 114691, 843785, 49160, 0, 0, 90113, 2899979, 475146, 0, 688135,
+            0, 0,
+        ],
     },
 };
 t::entry!(OrdListStatGrpNoOrders, slots = 12, group = "NoOrders", tag = 73);
@@ -7549,23 +7604,30 @@ pub static POS_UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
     counter: 711,
     delimiter: 311,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315, 241, 242, 243,
             244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317, 436, 435, 308,
             306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882, 883, 884, 885,
             886, 887, 732, 733,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[47, 48],
-            groups: &[
-                (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 46], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[47, 48],
+        groups: &[
+            (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+            (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+        ],
+        index: &[
+            0, 0, 7184421, 6004785, 2015250, 0, 0, 0, 0, 0, 0, 0, 0, 7225386, 4866071,
+            2506783, 0, 0, 0, 3792903, 0, 0, 0, 1990671, 0, 7268399, 2547713, 2097171, 0,
+            0, 0, 0, 7200808, 0, 0, 0, 0, 0, 2588697, 0, 0, 0, 0, 7241772, 2973729,
+            2523166, 0, 0, 0, 0, 0, 5996592, 0, 2007057, 0, 0, 3745797, 2564106, 0,
+            3571740, 0, 0, 0, 4857878, 2498564, 0, 0, 0, 3784710, 2605095, 0, 6250505,
+            1982478, 7708698, 2990116, 2539528, 7258158, 6635561, 0, 0, 0, 7192614, 0,
+            2023448, 0, 0, 0, 2580492, 0, 0, 0, 0, 7233579, 4874260, 2965536, 2514978, 0,
+            0, 0, 0, 0, 0, 1998864, 0, 0, 2555906, 0, 0, 3563549, 0, 0, 0, 4849685, 0, 0,
+            0, 0, 2596891, 0, 0, 0, 1974285, 7249965, 2981923, 2531331, 4440075, 0, 0,
+        ],
     },
 };
 t::entry!(PosUndInstrmtGrpNoUnderlyings, slots = 49, group = "NoUnderlyings", tag = 711);
@@ -7751,15 +7813,15 @@ pub static PRE_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
     counter: 78,
     delimiter: 79,
-    entry: {
-        const TAGS: &[u32] = &[79, 661, 736, 467, 539, 80];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
-            index: &t::hash_index::<16>(TAGS, &[4], &[]),
-        }
+    entry: t::Level {
+        tags: &[79, 661, 736, 467, 539, 80],
+        by_tag: &[],
+        required: &[],
+        groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
+        index: &[
+            0, 4417541, 0, 0, 0, 0, 0, 655366, 5414914, 3825668, 0, 0, 0, 647169,
+            6029315, 0,
+        ],
     },
 };
 t::entry!(PreAllocGrpNoAllocs, slots = 6, group = "NoAllocs", tag = 78);
@@ -7838,15 +7900,15 @@ pub static PRE_ALLOC_MLEG_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
     counter: 78,
     delimiter: 79,
-    entry: {
-        const TAGS: &[u32] = &[79, 661, 736, 467, 948, 80];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(4, &NESTED_PARTIES3_NO_NESTED3_PARTY_IDS)],
-            index: &t::hash_index::<16>(TAGS, &[4], &[]),
-        }
+    entry: t::Level {
+        tags: &[79, 661, 736, 467, 948, 80],
+        by_tag: &[],
+        required: &[],
+        groups: &[(4, &NESTED_PARTIES3_NO_NESTED3_PARTY_IDS)],
+        index: &[
+            0, 0, 0, 0, 0, 0, 0, 655366, 5414914, 3825668, 0, 0, 0, 647169, 6029315,
+            7768069,
+        ],
     },
 };
 t::entry!(PreAllocMlegGrpNoAllocs, slots = 6, group = "NoAllocs", tag = 78);
@@ -7927,25 +7989,33 @@ pub static QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
     name: "NoQuoteEntries",
     counter: 295,
     delimiter: 55,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915,
             918, 788, 916, 917, 919, 898, 711, 555,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (40, &EVNT_GRP_NO_EVENTS),
-                (52, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (53, &INSTRMT_LEG_GRP_NO_LEGS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 40, 52, 53], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+            (40, &EVNT_GRP_NO_EVENTS),
+            (52, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+            (53, &INSTRMT_LEG_GRP_NO_LEGS),
+        ],
+        index: &[
+            0, 6455344, 4548662, 0, 0, 0, 0, 1843214, 5660709, 2850848, 0, 0, 3858454, 0,
+            0, 7503921, 876578, 0, 0, 0, 7159851, 0, 532482, 0, 0, 0, 0, 1368072,
+            1646604, 5464102, 0, 0, 0, 7479340, 0, 7757850, 0, 3768326, 1859601, 2867235,
+            1687579, 0, 1966104, 0, 0, 4431883, 7520303, 0, 0, 0, 7176232, 0, 0, 0,
+            5826613, 0, 1835021, 0, 0, 0, 3850261, 0, 0, 0, 7495726, 868383, 0, 0, 0,
+            7151658, 0, 0, 0, 0, 0, 3721221, 180228, 1638410, 2088979, 4448276, 0, 0, 0,
+            0, 0, 393219, 1851408, 0, 2859041, 0, 1957903, 3866647, 0, 0, 7512114, 0, 0,
+            0, 1892380, 7168039, 0, 0, 0, 0, 0, 1826845, 0, 1654809, 0, 0, 0, 0, 0,
+            7487533, 0, 0, 3776519, 1867794, 0, 1695774, 6242313, 2875428, 0, 0, 7528499,
+            7079977, 450561, 7356468,
+        ],
     },
 };
 t::entry!(
@@ -8133,25 +8203,39 @@ pub static QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
     name: "NoQuoteEntries",
     counter: 295,
     delimiter: 299,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             299, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239,
             226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207,
             106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 555, 132,
             133, 134, 135, 62, 188, 190, 189, 191, 631, 632, 633, 634, 60, 336, 625, 64,
             40, 193, 192, 642, 643, 15, 368,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (5, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (41, &EVNT_GRP_NO_EVENTS),
-                (44, &INSTRMT_LEG_GRP_NO_LEGS),
-            ],
-            index: &t::hash_index::<256>(TAGS, &[5, 41, 44], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (5, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+            (41, &EVNT_GRP_NO_EVENTS),
+            (44, &INSTRMT_LEG_GRP_NO_LEGS),
+        ],
+        index: &[
+            0, 0, 4548653, 0, 0, 0, 0, 0, 0, 0, 0, 1564726, 0, 0, 1843215, 5660710, 0, 0,
+            0, 2850849, 0, 491579, 0, 0, 3858455, 0, 0, 0, 0, 0, 0, 0, 0, 876579, 0, 0,
+            0, 0, 0, 0, 0, 7159852, 0, 0, 532483, 0, 0, 0, 1540147, 0, 1089583, 0, 0, 0,
+            1368073, 5185593, 0, 1646605, 5464103, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5120061,
+            122948, 7757851, 1581120, 0, 0, 3768327, 1859602, 0, 0, 2867236, 1687580,
+            507954, 0, 0, 1966105, 0, 0, 0, 0, 0, 0, 4431884, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            7176233, 5267523, 0, 0, 0, 0, 0, 0, 1556532, 0, 1105969, 1835022, 3014725, 0,
+            0, 0, 0, 0, 0, 0, 3850262, 0, 0, 0, 0, 0, 0, 0, 0, 868384, 0, 0, 0, 0, 0, 0,
+            0, 0, 7151659, 0, 524350, 0, 0, 0, 0, 0, 0, 1081390, 0, 3721222, 4448277,
+            180229, 2088980, 5177400, 1638411, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            2752572, 1572929, 393220, 0, 1851409, 0, 0, 0, 0, 2859042, 0, 0, 0, 1957904,
+            3866648, 0, 327743, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1892381, 0, 0, 7168040,
+            5259330, 0, 2449409, 0, 0, 0, 1548341, 0, 0, 1097776, 1826846, 0, 0, 5193786,
+            0, 1654810, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3776520,
+            1867795, 0, 0, 0, 1695775, 2875429, 0, 6242314, 0, 0, 0, 0, 0, 0, 0, 0,
+            5169207, 7079978, 0, 450562, 0, 0,
+        ],
     },
 };
 t::entry!(
@@ -8458,25 +8542,39 @@ pub static QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
     name: "NoQuoteEntries",
     counter: 295,
     delimiter: 299,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             299, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239,
             226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207,
             106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 555, 132,
             133, 134, 135, 62, 188, 190, 189, 191, 631, 632, 633, 634, 60, 336, 625, 64,
             40, 193, 192, 642, 643, 15,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[0],
-            groups: &[
-                (5, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (41, &EVNT_GRP_NO_EVENTS),
-                (44, &INSTRMT_LEG_GRP_NO_LEGS),
-            ],
-            index: &t::hash_index::<256>(TAGS, &[5, 41, 44], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[0],
+        groups: &[
+            (5, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+            (41, &EVNT_GRP_NO_EVENTS),
+            (44, &INSTRMT_LEG_GRP_NO_LEGS),
+        ],
+        index: &[
+            0, 0, 4548653, 0, 0, 0, 0, 0, 0, 0, 0, 1564726, 0, 0, 1843215, 5660710, 0, 0,
+            0, 2850849, 0, 491579, 0, 0, 3858455, 0, 0, 0, 0, 0, 0, 0, 0, 876579, 0, 0,
+            0, 0, 0, 0, 0, 7159852, 0, 0, 532483, 0, 0, 0, 1540147, 0, 1089583, 0, 0, 0,
+            1368073, 5185593, 0, 1646605, 5464103, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5120061,
+            122948, 7757851, 1581120, 0, 0, 3768327, 1859602, 0, 0, 2867236, 1687580,
+            507954, 0, 0, 1966105, 0, 0, 0, 0, 0, 0, 4431884, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            7176233, 5267523, 0, 0, 0, 0, 0, 0, 1556532, 0, 1105969, 1835022, 0, 0, 0, 0,
+            0, 0, 0, 0, 3850262, 0, 0, 0, 0, 0, 0, 0, 0, 868384, 0, 0, 0, 0, 0, 0, 0, 0,
+            7151659, 0, 524350, 0, 0, 0, 0, 0, 0, 1081390, 0, 3721222, 4448277, 180229,
+            2088980, 5177400, 1638411, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2752572,
+            1572929, 393220, 0, 1851409, 0, 0, 0, 0, 2859042, 0, 0, 0, 1957904, 3866648,
+            0, 327743, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1892381, 0, 0, 7168040, 5259330,
+            0, 2449409, 0, 0, 0, 1548341, 0, 0, 1097776, 1826846, 0, 0, 5193786, 0,
+            1654810, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3776520, 1867795,
+            0, 0, 0, 1695775, 2875429, 0, 6242314, 0, 0, 0, 0, 0, 0, 0, 0, 5169207,
+            7079978, 0, 450562, 0, 0,
+        ],
     },
 };
 t::entry!(QuotEntryGrpNoQuoteEntries, slots = 68, group = "NoQuoteEntries", tag = 295);
@@ -8764,15 +8862,12 @@ pub static QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS: t::Group = t::Group {
     name: "NoQuoteQualifiers",
     counter: 735,
     delimiter: 695,
-    entry: {
-        const TAGS: &[u32] = &[695];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[695],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 5693441],
     },
 };
 t::entry!(
@@ -8837,8 +8932,8 @@ pub static QUOT_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
     counter: 146,
     delimiter: 55,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915,
@@ -8846,22 +8941,39 @@ pub static QUOT_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
             152, 516, 468, 469, 63, 64, 193, 192, 15, 232, 1, 660, 581, 555, 735, 692,
             40, 62, 126, 60, 218, 220, 221, 222, 662, 663, 699, 761, 423, 44, 640, 235,
             236, 701, 696, 697, 698, 453,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (40, &EVNT_GRP_NO_EVENTS),
-                (52, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (71, &STIPULATIONS_NO_STIPULATIONS),
-                (75, &QUOT_REQ_LEGS_GRP_NO_LEGS),
-                (76, &QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
-                (99, &PARTIES_NO_PARTY_IDS),
-            ],
-            index: &t::hash_index::<256>(TAGS, &[4, 40, 52, 71, 75, 76, 99], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+            (40, &EVNT_GRP_NO_EVENTS),
+            (52, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+            (71, &STIPULATIONS_NO_STIPULATIONS),
+            (75, &QUOT_REQ_LEGS_GRP_NO_LEGS),
+            (76, &QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
+            (99, &PARTIES_NO_PARTY_IDS),
+        ],
+        index: &[
+            0, 5726297, 6455344, 4548684, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1843214, 5660709,
+            0, 0, 0, 2850848, 4759627, 491602, 0, 0, 3858454, 0, 0, 0, 0, 0, 7503921, 0,
+            0, 876578, 0, 5423191, 0, 0, 5701729, 0, 0, 7159851, 0, 0, 532482, 0, 0, 0,
+            0, 360540, 0, 0, 1818710, 0, 1368072, 0, 0, 1646604, 5464102, 0, 1925214,
+            3833921, 5742688, 0, 0, 6023245, 0, 7479340, 2482231, 5120058, 122951,
+            7757850, 1581125, 0, 0, 3768326, 1859601, 0, 0, 2867235, 1687579, 507984,
+            6234202, 0, 1966104, 0, 0, 0, 0, 0, 7520303, 4431883, 0, 0, 0, 442428, 0, 0,
+            1902664, 5718115, 0, 7176232, 0, 0, 0, 0, 0, 0, 5826613, 3465307, 0, 0,
+            1835021, 0, 0, 0, 0, 0, 0, 0, 0, 3850261, 0, 0, 311358, 0, 0, 0, 7495726, 0,
+            868383, 0, 0, 0, 1146934, 1876027, 0, 0, 5242973, 7151658, 0, 524356, 0, 0,
+            0, 0, 0, 0, 0, 1810517, 3721221, 4448276, 180228, 2088979, 0, 1638410, 0, 0,
+            8265, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2752569, 1572934, 393219, 0, 1851408,
+            5668942, 0, 0, 0, 2859041, 0, 0, 0, 1957903, 3866647, 0, 327759, 0, 0,
+            1785939, 7512114, 0, 0, 0, 0, 5431384, 0, 0, 1892380, 5709922, 0, 7168039, 0,
+            0, 0, 0, 0, 6996029, 0, 0, 0, 0, 1826845, 0, 0, 0, 0, 1654809, 0, 0, 0,
+            3842114, 1933407, 0, 0, 1032273, 0, 0, 7487533, 4399160, 0, 0, 0, 4227136,
+            5406794, 3776519, 1867794, 0, 0, 0, 1695774, 2875428, 1245247, 6242313,
+            516163, 0, 0, 0, 0, 1802324, 3713124, 7528499, 0, 7079977, 0, 450561,
+            7356468, 0,
+        ],
     },
 };
 t::entry!(QuotReqGrpNoRelatedSym, slots = 100, group = "NoRelatedSym", tag = 146);
@@ -9256,24 +9368,32 @@ pub static QUOT_REQ_LEGS_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 687, 690, 587,
             588, 683, 539, 676, 677, 678, 679, 680,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-                (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-                (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 46, 47], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+            (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+            (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
+        ],
+        index: &[
+            4997130, 0, 0, 5554227, 5103652, 0, 0, 4931587, 0, 0, 0, 5038108, 0, 0, 0,
+            5597231, 2056207, 4417584, 4972550, 0, 0, 0, 6258697, 5079073, 7716889,
+            4907027, 0, 0, 7823401, 0, 5013528, 0, 0, 5570613, 2031628, 0, 0, 4950021, 0,
+            0, 0, 5054494, 0, 0, 4882452, 6062119, 2072593, 0, 4988936, 0, 0, 4816942,
+            5546034, 5095459, 0, 0, 4923394, 5652524, 0, 0, 5029915, 0, 0, 0, 0, 2048014,
+            0, 0, 0, 0, 0, 0, 5070880, 0, 4898838, 5627947, 0, 0, 0, 5005323, 4554790, 0,
+            5562420, 5111845, 0, 0, 4939780, 0, 0, 0, 5046301, 0, 0, 6053928, 0, 2064400,
+            0, 4980743, 0, 0, 4808749, 5537841, 5087266, 0, 0, 4915201, 2105362, 7831594,
+            0, 5021722, 0, 0, 0, 2039821, 0, 0, 0, 0, 0, 0, 5062687, 0, 0, 4890645, 0,
+            2080791, 0, 0,
+        ],
     },
 };
 t::entry!(QuotReqLegsGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
@@ -9480,8 +9600,8 @@ pub static QUOT_REQ_RJCT_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
     counter: 146,
     delimiter: 55,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915,
@@ -9489,22 +9609,38 @@ pub static QUOT_REQ_RJCT_GRP_NO_RELATED_SYM: t::Group = t::Group {
             152, 516, 468, 469, 63, 64, 193, 192, 15, 232, 1, 660, 581, 555, 735, 692,
             40, 126, 60, 218, 220, 221, 222, 662, 663, 699, 761, 423, 44, 640, 235, 236,
             701, 696, 697, 698, 453,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (40, &EVNT_GRP_NO_EVENTS),
-                (52, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (71, &STIPULATIONS_NO_STIPULATIONS),
-                (75, &QUOT_REQ_LEGS_GRP_NO_LEGS),
-                (76, &QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
-                (98, &PARTIES_NO_PARTY_IDS),
-            ],
-            index: &t::hash_index::<256>(TAGS, &[4, 40, 52, 71, 75, 76, 98], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+            (40, &EVNT_GRP_NO_EVENTS),
+            (52, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+            (71, &STIPULATIONS_NO_STIPULATIONS),
+            (75, &QUOT_REQ_LEGS_GRP_NO_LEGS),
+            (76, &QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
+            (98, &PARTIES_NO_PARTY_IDS),
+        ],
+        index: &[
+            0, 5726296, 6455344, 4548684, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1843214, 5660709,
+            0, 0, 0, 2850848, 4759627, 491601, 0, 0, 3858454, 0, 0, 0, 0, 0, 7503921, 0,
+            0, 876578, 0, 5423190, 0, 0, 5701728, 0, 0, 7159851, 0, 0, 532482, 0, 0, 0,
+            0, 360539, 0, 0, 1818709, 0, 1368072, 0, 0, 1646604, 5464102, 0, 1925213,
+            3833921, 5742687, 0, 0, 6023245, 0, 7479340, 2482231, 5120058, 122951,
+            7757850, 1581125, 0, 0, 3768326, 1859601, 0, 0, 2867235, 1687579, 0, 6234201,
+            0, 1966104, 0, 0, 0, 0, 0, 7520303, 4431883, 0, 0, 0, 442428, 0, 0, 1902664,
+            5718114, 0, 7176232, 0, 0, 0, 0, 0, 0, 5826613, 3465306, 0, 0, 1835021, 0, 0,
+            0, 0, 0, 0, 0, 0, 3850261, 0, 0, 311358, 0, 0, 0, 7495726, 0, 868383, 0, 0,
+            0, 1146934, 1876027, 0, 0, 5242972, 7151658, 0, 524356, 0, 0, 0, 0, 0, 0, 0,
+            1810516, 3721221, 4448276, 180228, 2088979, 0, 1638410, 0, 0, 8265, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 2752569, 1572934, 393219, 0, 1851408, 5668942, 0, 0, 0,
+            2859041, 0, 0, 0, 1957903, 3866647, 0, 327759, 0, 0, 1785938, 7512114, 0, 0,
+            0, 0, 5431383, 0, 0, 1892380, 5709921, 0, 7168039, 0, 0, 0, 0, 0, 6996029, 0,
+            0, 0, 0, 1826845, 0, 0, 0, 0, 1654809, 0, 0, 0, 3842114, 1933406, 0, 0,
+            1032272, 0, 0, 7487533, 4399160, 0, 0, 0, 4227136, 5406794, 3776519, 1867794,
+            0, 0, 0, 1695774, 2875428, 1245247, 6242313, 516163, 0, 0, 0, 0, 1802323,
+            3713123, 7528499, 0, 7079977, 0, 450561, 7356468, 0,
+        ],
     },
 };
 t::entry!(QuotReqRjctGrpNoRelatedSym, slots = 99, group = "NoRelatedSym", tag = 146);
@@ -9894,24 +10030,31 @@ pub static QUOT_SET_ACK_GRP_NO_QUOTE_SETS: t::Group = t::Group {
     name: "NoQuoteSets",
     counter: 296,
     delimiter: 302,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             302, 311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315, 241, 242,
             243, 244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317, 436, 435,
             308, 306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882, 883, 884,
             885, 886, 887, 304, 893, 295,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (5, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (47, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-                (50, &QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[5, 47, 50], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (5, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+            (47, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+            (50, &QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES),
+        ],
+        index: &[
+            0, 0, 7184422, 0, 2015251, 0, 0, 0, 0, 0, 0, 0, 0, 7225387, 4866072, 2506784,
+            0, 0, 0, 3792904, 0, 0, 0, 1990672, 0, 7268400, 2547714, 2097172, 0, 0, 0, 0,
+            7200809, 0, 0, 0, 0, 0, 2588698, 0, 2418739, 0, 0, 7241773, 2973730, 2523167,
+            0, 0, 0, 0, 0, 0, 0, 2007058, 0, 0, 3745798, 2564107, 0, 3571741, 0, 0, 0,
+            4857879, 2498565, 0, 0, 0, 3784711, 2605096, 0, 6250506, 1982479, 7708699,
+            2990117, 2539529, 7258159, 6635562, 0, 0, 0, 7192615, 2473985, 2023449, 0, 0,
+            0, 2580493, 0, 0, 0, 0, 7233580, 4874261, 2965537, 2514979, 0, 0, 0, 0, 0, 0,
+            1998865, 0, 0, 2555907, 0, 0, 3563550, 0, 0, 0, 4849686, 2490417, 0, 7315506,
+            0, 2596892, 0, 0, 0, 1974286, 7249966, 2981924, 2531332, 4440076, 0, 0,
+        ],
     },
 };
 t::entry!(QuotSetAckGrpNoQuoteSets, slots = 51, group = "NoQuoteSets", tag = 296);
@@ -10109,24 +10252,32 @@ pub static QUOT_SET_GRP_NO_QUOTE_SETS: t::Group = t::Group {
     name: "NoQuoteSets",
     counter: 296,
     delimiter: 302,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             302, 311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315, 241, 242,
             243, 244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317, 436, 435,
             308, 306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882, 883, 884,
             885, 886, 887, 367, 304, 893, 295,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[0, 49, 51],
-            groups: &[
-                (5, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (47, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-                (51, &QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[5, 47, 51], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[0, 49, 51],
+        groups: &[
+            (5, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+            (47, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+            (51, &QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES),
+        ],
+        index: &[
+            0, 0, 7184422, 0, 2015251, 0, 0, 0, 0, 0, 0, 0, 0, 7225387, 4866072, 2506784,
+            0, 0, 0, 3792904, 0, 0, 0, 1990672, 0, 7268400, 2547714, 2097172, 0, 0, 0, 0,
+            7200809, 0, 0, 0, 0, 0, 2588698, 0, 2418740, 0, 0, 7241773, 2973730, 2523167,
+            0, 0, 0, 0, 0, 0, 0, 2007058, 0, 0, 3745798, 2564107, 0, 3571741, 0, 0, 0,
+            4857879, 2498565, 0, 0, 0, 3784711, 2605096, 0, 6250506, 1982479, 7708699,
+            2990117, 2539529, 7258159, 6635562, 0, 0, 0, 7192615, 2473985, 2023449, 0, 0,
+            0, 2580493, 0, 0, 0, 0, 7233580, 4874261, 2965537, 2514979, 0, 0, 0, 0, 0, 0,
+            1998865, 0, 3006513, 2555907, 0, 0, 3563550, 0, 0, 0, 4849686, 2490418, 0,
+            7315507, 0, 2596892, 0, 0, 0, 1974286, 7249966, 2981924, 2531332, 4440076, 0,
+            0,
+        ],
     },
 };
 t::entry!(QuotSetGrpNoQuoteSets, slots = 52, group = "NoQuoteSets", tag = 296);
@@ -10328,25 +10479,33 @@ pub static REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
     counter: 146,
     delimiter: 55,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 15, 827, 668,
             869, 870, 555, 336, 625, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (40, &EVNT_GRP_NO_EVENTS),
-                (47, &ATTRB_GRP_NO_INSTR_ATTRIB),
-                (48, &INSTRMT_LEG_GRP_NO_LEGS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 40, 47, 48], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+            (40, &EVNT_GRP_NO_EVENTS),
+            (47, &ATTRB_GRP_NO_INSTR_ATTRIB),
+            (48, &INSTRMT_LEG_GRP_NO_LEGS),
+        ],
+        index: &[
+            0, 4548657, 0, 0, 0, 0, 0, 1843214, 5660709, 2850848, 7118895, 0, 3858454, 0,
+            6774829, 0, 876578, 0, 0, 0, 7159851, 0, 532482, 0, 0, 0, 0, 1368072,
+            1646604, 5464102, 0, 0, 0, 0, 122924, 7757850, 5120051, 3768326, 1859601,
+            2867235, 1687579, 0, 1966104, 0, 0, 4431883, 0, 0, 0, 0, 7176232, 2908214, 0,
+            0, 0, 0, 1835021, 0, 0, 0, 3850261, 0, 0, 0, 0, 868383, 0, 0, 0, 7151658, 0,
+            0, 0, 0, 0, 3721221, 180228, 1638410, 2088979, 4448276, 0, 0, 0, 0, 2752562,
+            393219, 1851408, 0, 2859041, 7129136, 1957903, 3866647, 0, 0, 0, 0, 0, 0,
+            1892380, 7168039, 2900021, 0, 0, 0, 0, 1826845, 0, 1654809, 5472302, 475188,
+            0, 0, 0, 0, 0, 0, 3776519, 1867794, 0, 1695774, 6242313, 2875428, 0, 0, 0,
+            7079977, 450561, 0,
+        ],
     },
 };
 t::entry!(RelSymDerivSecGrpNoRelatedSym, slots = 54, group = "NoRelatedSym", tag = 146);
@@ -10561,25 +10720,32 @@ pub static RFQ_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
     counter: 146,
     delimiter: 55,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 711, 555, 140,
             303, 537, 336, 625,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (40, &EVNT_GRP_NO_EVENTS),
-                (43, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (44, &INSTRMT_LEG_GRP_NO_LEGS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 40, 43, 44], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+            (40, &EVNT_GRP_NO_EVENTS),
+            (43, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+            (44, &INSTRMT_LEG_GRP_NO_LEGS),
+        ],
+        index: &[
+            0, 4548653, 0, 0, 0, 0, 0, 1843214, 5660709, 2850848, 0, 0, 3858454, 0, 0, 0,
+            876578, 0, 0, 0, 7159851, 0, 532482, 0, 0, 0, 0, 1368072, 1646604, 5464102,
+            0, 0, 0, 2482223, 5120050, 7757850, 0, 3768326, 1859601, 2867235, 1687579, 0,
+            1966104, 0, 0, 4431883, 0, 0, 0, 0, 7176232, 0, 0, 0, 5826604, 0, 1835021, 0,
+            0, 0, 3850261, 0, 0, 0, 0, 868383, 0, 1146926, 0, 7151658, 0, 0, 0, 0, 0,
+            3721221, 180228, 1638410, 2088979, 4448276, 0, 0, 0, 0, 2752561, 393219,
+            1851408, 0, 2859041, 0, 1957903, 3866647, 0, 0, 0, 0, 0, 0, 1892380, 7168039,
+            0, 0, 0, 0, 0, 1826845, 0, 1654809, 0, 0, 0, 0, 0, 4399152, 0, 0, 3776519,
+            1867794, 0, 1695774, 6242313, 2875428, 0, 0, 0, 7079977, 450561, 0,
+        ],
     },
 };
 t::entry!(RfqReqGrpNoRelatedSym, slots = 50, group = "NoRelatedSym", tag = 146);
@@ -10769,15 +10935,15 @@ pub static RGST_DIST_INST_GRP_NO_DISTRIB_INSTS: t::Group = t::Group {
     name: "NoDistribInsts",
     counter: 510,
     delimiter: 477,
-    entry: {
-        const TAGS: &[u32] = &[477, 512, 478, 498, 499, 500, 501, 502];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[477, 512, 478, 498, 499, 500, 501, 502],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[
+            4096006, 0, 0, 0, 4112392, 0, 4194306, 3915779, 4087813, 0, 4104199, 0,
+            3907585, 4079620, 0, 0,
+        ],
     },
 };
 t::entry!(RgstDistInstGrpNoDistribInsts, slots = 8, group = "NoDistribInsts", tag = 510);
@@ -10883,15 +11049,15 @@ pub static RGST_DTLS_GRP_NO_REGIST_DTLS: t::Group = t::Group {
     name: "NoRegistDtls",
     counter: 473,
     delimiter: 509,
-    entry: {
-        const TAGS: &[u32] = &[509, 511, 474, 482, 539, 522, 486, 475];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
-            index: &t::hash_index::<16>(TAGS, &[4], &[]),
-        }
+    entry: t::Level {
+        tags: &[509, 511, 474, 482, 539, 522, 486, 475],
+        by_tag: &[],
+        required: &[],
+        groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
+        index: &[
+            0, 4417541, 0, 0, 0, 3981319, 0, 0, 0, 4169729, 4276230, 3891208, 0, 4186114,
+            3948548, 3883011,
+        ],
     },
 };
 t::entry!(RgstDtlsGrpNoRegistDtls, slots = 8, group = "NoRegistDtls", tag = 473);
@@ -10985,15 +11151,12 @@ pub static ROUTING_GRP_NO_ROUTING_IDS: t::Group = t::Group {
     name: "NoRoutingIDs",
     counter: 215,
     delimiter: 216,
-    entry: {
-        const TAGS: &[u32] = &[216, 217];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[216, 217],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[1777666, 1769473, 0, 0],
     },
 };
 t::entry!(RoutingGrpNoRoutingIds, slots = 2, group = "NoRoutingIDs", tag = 215);
@@ -11050,29 +11213,44 @@ pub static SEC_LIST_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
     counter: 146,
     delimiter: 55,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 668, 869, 870,
             913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 15, 232, 555, 218, 220,
             221, 222, 662, 663, 699, 761, 235, 236, 701, 696, 697, 698, 561, 562, 336,
             625, 827, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (40, &EVNT_GRP_NO_EVENTS),
-                (45, &ATTRB_GRP_NO_INSTR_ATTRIB),
-                (55, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (57, &STIPULATIONS_NO_STIPULATIONS),
-                (58, &INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS),
-            ],
-            index: &t::hash_index::<256>(TAGS, &[4, 40, 45, 55, 57, 58], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+            (40, &EVNT_GRP_NO_EVENTS),
+            (45, &ATTRB_GRP_NO_INSTR_ATTRIB),
+            (55, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+            (57, &STIPULATIONS_NO_STIPULATIONS),
+            (58, &INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS),
+        ],
+        index: &[
+            0, 5726274, 6455347, 4548667, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1843214, 5660709,
+            0, 0, 7118893, 2850848, 0, 0, 0, 0, 3858454, 0, 0, 0, 0, 6774862, 7503924, 0,
+            0, 876578, 0, 5423168, 0, 0, 5701703, 0, 0, 7159851, 0, 0, 532482, 0, 0, 0,
+            0, 0, 0, 0, 1818687, 0, 1368072, 0, 0, 1646604, 5464102, 0, 1925188, 5742662,
+            0, 0, 0, 0, 0, 7479343, 0, 122937, 5120077, 7757850, 0, 0, 0, 3768326,
+            1859601, 0, 0, 2867235, 1687579, 0, 6234179, 0, 1966104, 4603979, 0, 0, 0, 0,
+            7520306, 4431883, 0, 0, 0, 0, 0, 0, 1902650, 5718089, 0, 7176232, 2908241, 0,
+            0, 0, 0, 0, 5826616, 0, 0, 0, 1835021, 0, 0, 0, 0, 0, 0, 0, 0, 3850261, 0, 0,
+            0, 0, 0, 0, 7495729, 0, 868383, 0, 0, 0, 0, 0, 0, 0, 0, 7151658, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 1810494, 3721221, 4448276, 180228, 2088979, 0, 1638410, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2752588, 0, 393219, 0, 1851408, 0, 0, 0,
+            7129134, 2859041, 0, 0, 0, 1957903, 3866647, 4595786, 0, 0, 0, 1785916,
+            7512117, 0, 0, 0, 0, 5431361, 0, 0, 1892380, 5709896, 0, 7168039, 2900048, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 1826845, 0, 0, 0, 0, 1654809, 5472300, 475215, 0,
+            1933381, 0, 0, 0, 0, 0, 0, 7487536, 0, 0, 0, 0, 0, 0, 3776519, 1867794, 0, 0,
+            0, 1695774, 2875428, 0, 6242313, 0, 0, 0, 0, 0, 1802301, 0, 7528502, 0,
+            7079977, 0, 450561, 7356471, 0,
+        ],
     },
 };
 t::entry!(SecListGrpNoRelatedSym, slots = 81, group = "NoRelatedSym", tag = 146);
@@ -11370,15 +11548,12 @@ pub static SEC_TYPES_GRP_NO_SECURITY_TYPES: t::Group = t::Group {
     name: "NoSecurityTypes",
     counter: 558,
     delimiter: 167,
-    entry: {
-        const TAGS: &[u32] = &[167, 762, 460, 461];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[167, 762, 460, 461],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[3776516, 1368065, 3768323, 0, 0, 0, 0, 6242306],
     },
 };
 t::entry!(SecTypesGrpNoSecurityTypes, slots = 4, group = "NoSecurityTypes", tag = 558);
@@ -11447,18 +11622,21 @@ pub static SETTL_INST_GRP_NO_SETTL_INST: t::Group = t::Group {
     name: "NoSettlInst",
     counter: 778,
     delimiter: 162,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             162, 163, 214, 453, 54, 460, 167, 461, 168, 126, 779, 172, 169, 170, 171, 85,
             492, 476, 488, 489, 503, 490, 491, 504, 505,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(3, &PARTIES_NO_PARTY_IDS), (15, &DLVY_INST_GRP_NO_DLVY_INST)],
-            index: &t::hash_index::<64>(TAGS, &[3, 15], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[(3, &PARTIES_NO_PARTY_IDS), (15, &DLVY_INST_GRP_NO_DLVY_INST)],
+        index: &[
+            0, 0, 0, 0, 1392654, 4030481, 4136985, 1327105, 0, 0, 0, 3899410, 0, 1368071,
+            4005908, 0, 1753091, 0, 3768326, 1409036, 0, 0, 0, 442373, 0, 0, 0, 0,
+            6381579, 1384461, 4022295, 4128792, 0, 0, 698384, 0, 0, 0, 3997715, 0, 0, 0,
+            0, 1400847, 0, 0, 0, 1335298, 0, 0, 0, 0, 0, 1376265, 4014102, 1032202,
+            4120597, 0, 3776520, 0, 0, 0, 3713028, 0,
+        ],
     },
 };
 t::entry!(SettlInstGrpNoSettlInst, slots = 25, group = "NoSettlInst", tag = 778);
@@ -11646,18 +11824,20 @@ pub static SIDE_CROSS_ORD_CXL_GRP_NO_SIDES: t::Group = t::Group {
     name: "NoSides",
     counter: 552,
     delimiter: 54,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             54, 41, 11, 526, 583, 586, 453, 229, 75, 38, 152, 516, 468, 469, 376, 58,
             354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[0, 1, 2],
-            groups: &[(6, &PARTIES_NO_PARTY_IDS)],
-            index: &t::hash_index::<64>(TAGS, &[6], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[0, 1, 2],
+        groups: &[(6, &PARTIES_NO_PARTY_IDS)],
+        index: &[
+            0, 0, 0, 0, 0, 4308996, 0, 0, 0, 0, 4800518, 0, 0, 0, 0, 3833869, 0, 0, 0, 0,
+            4775941, 335874, 614409, 442369, 3080207, 2908178, 0, 0, 0, 0, 0, 311306, 0,
+            1875976, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2899985, 90115, 0,
+            0, 3842062, 475152, 0, 4227084, 0, 0, 1245195, 0, 3713031, 0,
+        ],
     },
 };
 t::entry!(SideCrossOrdCxlGrpNoSides, slots = 18, group = "NoSides", tag = 552);
@@ -11803,19 +11983,25 @@ pub static SIDE_CROSS_ORD_MOD_GRP_NO_SIDES: t::Group = t::Group {
     name: "NoSides",
     counter: 552,
     delimiter: 54,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             54, 11, 526, 583, 453, 229, 75, 1, 660, 581, 589, 590, 591, 70, 78, 854, 38,
             152, 516, 468, 469, 12, 13, 479, 497, 528, 529, 582, 121, 120, 775, 58, 354,
             355, 77, 203, 544, 635, 377, 659,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[0, 1],
-            groups: &[(4, &PARTIES_NO_PARTY_IDS), (14, &PRE_ALLOC_GRP_NO_ALLOCS)],
-            index: &t::hash_index::<128>(TAGS, &[4, 14], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[0, 1],
+        groups: &[(4, &PARTIES_NO_PARTY_IDS), (14, &PRE_ALLOC_GRP_NO_ALLOCS)],
+        index: &[
+            0, 0, 4825099, 0, 106519, 3923992, 0, 0, 0, 4759562, 4308995, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 4071449, 983070, 0, 0, 0, 0, 641039, 4456485, 0, 0, 3833876, 0,
+            0, 4841485, 573454, 0, 5398568, 0, 0, 0, 4775940, 4325402, 0, 0, 0, 614407,
+            0, 442369, 0, 0, 0, 2908194, 0, 98326, 0, 0, 0, 5201958, 1663012, 0, 0, 0,
+            311313, 0, 0, 0, 0, 1875974, 0, 0, 0, 0, 0, 0, 0, 630819, 0, 0, 0, 8200, 0,
+            4833292, 0, 0, 0, 0, 0, 0, 0, 4767772, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 991261,
+            2900001, 90114, 6995984, 0, 0, 0, 0, 475168, 3842069, 0, 0, 0, 0, 0, 5406729,
+            4227091, 0, 0, 0, 1245202, 4333595, 0, 0, 3713029, 6348831, 0, 3088423,
+        ],
     },
 };
 t::entry!(SideCrossOrdModGrpNoSides, slots = 40, group = "NoSides", tag = 552);
@@ -12081,15 +12267,15 @@ pub static TRD_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
     counter: 78,
     delimiter: 79,
-    entry: {
-        const TAGS: &[u32] = &[79, 661, 736, 467, 756, 80];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(4, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
-            index: &t::hash_index::<16>(TAGS, &[4], &[]),
-        }
+    entry: t::Level {
+        tags: &[79, 661, 736, 467, 756, 80],
+        by_tag: &[],
+        required: &[],
+        groups: &[(4, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
+        index: &[
+            0, 0, 0, 6195205, 0, 0, 0, 655366, 5414914, 3825668, 0, 0, 0, 647169,
+            6029315, 0,
+        ],
     },
 };
 t::entry!(TrdAllocGrpNoAllocs, slots = 6, group = "NoAllocs", tag = 78);
@@ -12168,15 +12354,12 @@ pub static TRD_CAP_DT_GRP_NO_DATES: t::Group = t::Group {
     name: "NoDates",
     counter: 580,
     delimiter: 75,
-    entry: {
-        const TAGS: &[u32] = &[75, 60];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[75, 60],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[491522, 614401, 0, 0],
     },
 };
 t::entry!(TrdCapDtGrpNoDates, slots = 2, group = "NoDates", tag = 580);
@@ -12244,27 +12427,35 @@ pub static TRD_CAP_RPT_SIDE_GRP_NO_SIDES: t::Group = t::Group {
     name: "NoSides",
     counter: 552,
     delimiter: 54,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             54, 37, 198, 11, 526, 66, 453, 1, 660, 581, 81, 575, 576, 578, 579, 821, 15,
             376, 377, 528, 529, 582, 40, 18, 483, 336, 625, 943, 12, 13, 479, 497, 381,
             157, 230, 158, 159, 738, 920, 921, 922, 238, 237, 118, 119, 120, 155, 156,
             77, 58, 354, 355, 752, 518, 232, 136, 825, 826, 591, 70, 78,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[0, 1],
-            groups: &[
-                (6, &PARTIES_NO_PARTY_IDS),
-                (12, &CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS),
-                (53, &CONT_AMT_GRP_NO_CONT_AMTS),
-                (54, &STIPULATIONS_NO_STIPULATIONS),
-                (55, &MISC_FEES_GRP_NO_MISC_FEES),
-                (60, &TRD_ALLOC_GRP_NO_ALLOCS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[6, 12, 53, 54, 55, 60], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[0, 1],
+        groups: &[
+            (6, &PARTIES_NO_PARTY_IDS),
+            (12, &CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS),
+            (53, &CONT_AMT_GRP_NO_CONT_AMTS),
+            (54, &STIPULATIONS_NO_STIPULATIONS),
+            (55, &MISC_FEES_GRP_NO_MISC_FEES),
+            (60, &TRD_ALLOC_GRP_NO_ALLOCS),
+        ],
+        index: &[
+            0, 0, 0, 0, 106526, 3923999, 1286178, 663563, 1116216, 4759562, 4308997,
+            1949738, 0, 6045734, 0, 147480, 0, 0, 1884195, 4245558, 4071456, 983086, 0,
+            0, 0, 0, 7544872, 641085, 4734990, 0, 0, 0, 0, 4841531, 122897, 5120027,
+            1302565, 573500, 0, 0, 0, 4325396, 0, 0, 0, 0, 0, 442369, 1622019, 4710412,
+            3080210, 6725648, 1278000, 98333, 2908212, 1902647, 0, 0, 0, 0, 3121185,
+            1941547, 0, 6766650, 0, 3956761, 0, 0, 0, 974893, 0, 0, 0, 0, 0, 7536679,
+            630833, 0, 0, 8200, 0, 0, 0, 1294372, 2752538, 0, 0, 0, 0, 4767766, 0, 0,
+            327703, 0, 0, 0, 0, 6160437, 0, 0, 2900019, 540678, 90116, 7725084, 1269807,
+            7553065, 0, 4743183, 475186, 0, 0, 303106, 6758457, 0, 0, 5406729, 0, 0,
+            966700, 0, 4333589, 0, 0, 0, 3713031, 0, 4720653, 3088403,
+        ],
     },
 };
 t::entry!(TrdCapRptSideGrpNoSides, slots = 61, group = "NoSides", tag = 552);
@@ -12662,15 +12853,12 @@ pub static TRD_COLL_GRP_NO_TRADES: t::Group = t::Group {
     name: "NoTrades",
     counter: 897,
     delimiter: 571,
-    entry: {
-        const TAGS: &[u32] = &[571, 818];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[571, 818],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 0, 6701058, 4677633],
     },
 };
 t::entry!(TrdCollGrpNoTrades, slots = 2, group = "NoTrades", tag = 897);
@@ -12729,24 +12917,32 @@ pub static TRD_INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 687, 690, 683,
             564, 565, 539, 654, 566, 587, 588, 637,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-                (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-                (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 44, 47], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+            (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+            (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
+        ],
+        index: &[
+            4997130, 0, 0, 0, 5103652, 0, 0, 4931587, 0, 0, 0, 5038108, 0, 0, 0, 5597229,
+            2056207, 4417584, 4972550, 0, 0, 0, 6258697, 5079073, 7716889, 4907027,
+            4628527, 5357617, 7823401, 0, 5013528, 0, 0, 0, 2031628, 0, 0, 4950021, 0, 0,
+            0, 5054494, 0, 0, 4882452, 6062119, 2072593, 0, 4988936, 0, 0, 4816948, 0,
+            5095459, 0, 0, 4923394, 5652524, 0, 0, 5029915, 0, 0, 0, 0, 2048014, 0, 0, 0,
+            0, 0, 0, 5070880, 4620334, 4898838, 5627947, 0, 0, 0, 5005323, 4554790, 0, 0,
+            5111845, 0, 0, 4939780, 0, 5218357, 0, 5046301, 0, 0, 6053928, 0, 2064400, 0,
+            4980743, 0, 0, 4808755, 0, 5087266, 4636722, 0, 4915201, 2105362, 7831594, 0,
+            5021722, 0, 0, 0, 2039821, 0, 0, 0, 0, 0, 0, 5062687, 0, 0, 4890645, 0,
+            2080791, 0, 0,
+        ],
     },
 };
 t::entry!(TrdInstrmtLegGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
@@ -12957,15 +13153,12 @@ pub static TRDG_SES_GRP_NO_TRADING_SESSIONS: t::Group = t::Group {
     name: "NoTradingSessions",
     counter: 386,
     delimiter: 336,
-    entry: {
-        const TAGS: &[u32] = &[336, 625];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[336, 625],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 5120002, 2752513, 0],
     },
 };
 t::entry!(
@@ -13027,23 +13220,30 @@ pub static UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
     counter: 711,
     delimiter: 311,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315, 241, 242, 243,
             244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317, 436, 435, 308,
             306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882, 883, 884, 885,
             886, 887, 944,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 46], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+            (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+        ],
+        index: &[
+            0, 0, 7184421, 0, 2015250, 0, 0, 0, 0, 0, 0, 0, 0, 7225386, 4866071, 2506783,
+            0, 0, 0, 3792903, 0, 0, 0, 1990671, 0, 7268399, 2547713, 2097171, 0, 0, 0, 0,
+            7200808, 0, 0, 0, 0, 0, 2588697, 0, 0, 0, 0, 7241772, 2973729, 2523166, 0, 0,
+            0, 0, 0, 0, 0, 2007057, 7733296, 0, 3745797, 2564106, 0, 3571740, 0, 0, 0,
+            4857878, 2498564, 0, 0, 0, 3784710, 2605095, 0, 6250505, 1982478, 7708698,
+            2990116, 2539528, 7258158, 6635561, 0, 0, 0, 7192614, 0, 2023448, 0, 0, 0,
+            2580492, 0, 0, 0, 0, 7233579, 4874260, 2965536, 2514978, 0, 0, 0, 0, 0, 0,
+            1998864, 0, 0, 2555906, 0, 0, 3563549, 0, 0, 0, 4849685, 0, 0, 0, 0, 2596891,
+            0, 0, 0, 1974285, 7249965, 2981923, 2531331, 4440075, 0, 0,
+        ],
     },
 };
 t::entry!(
@@ -13217,23 +13417,30 @@ pub static UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
     counter: 711,
     delimiter: 311,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315, 241, 242, 243,
             244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317, 436, 435, 308,
             306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882, 883, 884, 885,
             886, 887,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[
-                (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 46], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[],
+        groups: &[
+            (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+            (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+        ],
+        index: &[
+            0, 0, 7184421, 0, 2015250, 0, 0, 0, 0, 0, 0, 0, 0, 7225386, 4866071, 2506783,
+            0, 0, 0, 3792903, 0, 0, 0, 1990671, 0, 7268399, 2547713, 2097171, 0, 0, 0, 0,
+            7200808, 0, 0, 0, 0, 0, 2588697, 0, 0, 0, 0, 7241772, 2973729, 2523166, 0, 0,
+            0, 0, 0, 0, 0, 2007057, 0, 0, 3745797, 2564106, 0, 3571740, 0, 0, 0, 4857878,
+            2498564, 0, 0, 0, 3784710, 2605095, 0, 6250505, 1982478, 7708698, 2990116,
+            2539528, 7258158, 6635561, 0, 0, 0, 7192614, 0, 2023448, 0, 0, 0, 2580492, 0,
+            0, 0, 0, 7233579, 4874260, 2965536, 2514978, 0, 0, 0, 0, 0, 0, 1998864, 0, 0,
+            2555906, 0, 0, 3563549, 0, 0, 0, 4849685, 0, 0, 0, 0, 2596891, 0, 0, 0,
+            1974285, 7249965, 2981923, 2531331, 4440075, 0, 0,
+        ],
     },
 };
 t::entry!(UndInstrmtGrpNoUnderlyings, slots = 47, group = "NoUnderlyings", tag = 711);
@@ -13400,23 +13607,31 @@ pub static UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
     counter: 711,
     delimiter: 311,
-    entry: {
-        const TAGS: &[u32] = &[
+    entry: t::Level {
+        tags: &[
             311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315, 241, 242, 243,
             244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317, 436, 435, 308,
             306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882, 883, 884, 885,
             886, 887, 140, 11, 526, 54, 44, 15, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[51],
-            groups: &[
-                (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-            ],
-            index: &t::hash_index::<128>(TAGS, &[4, 46], &[]),
-        }
+        ],
+        by_tag: &[],
+        required: &[51],
+        groups: &[
+            (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+            (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+        ],
+        index: &[
+            0, 0, 7184421, 0, 2015250, 0, 0, 0, 0, 0, 4309042, 0, 0, 7225386, 4866071,
+            2506783, 0, 0, 0, 3792903, 0, 0, 0, 1990671, 360500, 7268399, 2547713,
+            2097171, 0, 0, 0, 0, 7200808, 0, 122933, 0, 0, 0, 2588697, 0, 0, 0, 0,
+            7241772, 2973729, 2523166, 0, 442419, 0, 0, 0, 2908216, 0, 2007057, 0, 0,
+            3745797, 2564106, 0, 3571740, 0, 0, 0, 4857878, 2498564, 0, 0, 1146928,
+            3784710, 2605095, 0, 6250505, 1982478, 7708698, 2990116, 2539528, 7258158,
+            6635561, 0, 0, 0, 7192614, 0, 2023448, 0, 0, 0, 2580492, 0, 0, 0, 0, 7233579,
+            4874260, 2965536, 2514978, 0, 0, 0, 0, 2900023, 0, 1998864, 90161, 0,
+            2555906, 0, 0, 3563549, 475190, 0, 0, 4849685, 0, 0, 0, 0, 2596891, 0, 0, 0,
+            1974285, 7249965, 2981923, 2531331, 4440075, 0, 0,
+        ],
     },
 };
 t::entry!(
@@ -13633,15 +13848,12 @@ pub static EVNT_GRP_NO_EVENTS: t::Group = t::Group {
     name: "NoEvents",
     counter: 864,
     delimiter: 865,
-    entry: {
-        const TAGS: &[u32] = &[865, 866, 867, 868];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[865, 866, 867, 868],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 7094274, 0, 7110660, 7086081, 0, 7102467, 0],
     },
 };
 t::entry!(EvntGrpNoEvents, slots = 4, group = "NoEvents", tag = 864);
@@ -13708,15 +13920,12 @@ pub static SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID: t::Group = t::Group {
     name: "NoSecurityAltID",
     counter: 454,
     delimiter: 455,
-    entry: {
-        const TAGS: &[u32] = &[455, 456];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[455, 456],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[3727361, 0, 0, 3735554],
     },
 };
 t::entry!(SecAltIdGrpNoSecurityAltId, slots = 2, group = "NoSecurityAltID", tag = 454);
@@ -13775,15 +13984,12 @@ pub static LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID: t::Group = t::Group {
     name: "NoLegSecurityAltID",
     counter: 604,
     delimiter: 605,
-    entry: {
-        const TAGS: &[u32] = &[605, 606];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[605, 606],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 0, 4964354, 4956161],
     },
 };
 t::entry!(
@@ -13849,15 +14055,12 @@ pub static UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID: t::Group = t::Group
     name: "NoUnderlyingSecurityAltID",
     counter: 457,
     delimiter: 458,
-    entry: {
-        const TAGS: &[u32] = &[458, 459];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[458, 459],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[3751937, 0, 3760130, 0],
     },
 };
 t::entry!(
@@ -13926,15 +14129,12 @@ pub static ATTRB_GRP_NO_INSTR_ATTRIB: t::Group = t::Group {
     name: "NoInstrAttrib",
     counter: 870,
     delimiter: 871,
-    entry: {
-        const TAGS: &[u32] = &[871, 872];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[871, 872],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 7135233, 0, 7143426],
     },
 };
 t::entry!(AttrbGrpNoInstrAttrib, slots = 2, group = "NoInstrAttrib", tag = 870);
@@ -13994,15 +14194,12 @@ pub static DLVY_INST_GRP_NO_DLVY_INST: t::Group = t::Group {
     name: "NoDlvyInst",
     counter: 85,
     delimiter: 165,
-    entry: {
-        const TAGS: &[u32] = &[165, 787, 781];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(2, &SETTL_PARTIES_NO_SETTL_PARTY_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[2], &[]),
-        }
+    entry: t::Level {
+        tags: &[165, 787, 781],
+        by_tag: &[],
+        required: &[],
+        groups: &[(2, &SETTL_PARTIES_NO_SETTL_PARTY_IDS)],
+        index: &[0, 0, 0, 6447106, 0, 6400003, 0, 1351681],
     },
 };
 t::entry!(DlvyInstGrpNoDlvyInst, slots = 3, group = "NoDlvyInst", tag = 85);
@@ -14069,15 +14266,12 @@ pub static SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoSettlPartySubIDs",
     counter: 801,
     delimiter: 785,
-    entry: {
-        const TAGS: &[u32] = &[785, 786];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[785, 786],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[6430721, 0, 0, 6438914],
     },
 };
 t::entry!(
@@ -14138,15 +14332,12 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoPartySubIDs",
     counter: 802,
     delimiter: 523,
-    entry: {
-        const TAGS: &[u32] = &[523, 803];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[523, 803],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[4284417, 6578178, 0, 0],
     },
 };
 t::entry!(PtysSubGrpNoPartySubIds, slots = 2, group = "NoPartySubIDs", tag = 802);
@@ -14206,15 +14397,12 @@ pub static NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoNestedPartySubIDs",
     counter: 804,
     delimiter: 545,
-    entry: {
-        const TAGS: &[u32] = &[545, 805];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[545, 805],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 0, 6594562, 4464641],
     },
 };
 t::entry!(
@@ -14277,15 +14465,12 @@ pub static NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoNested2PartySubIDs",
     counter: 806,
     delimiter: 760,
-    entry: {
-        const TAGS: &[u32] = &[760, 807];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[760, 807],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 0, 6225921, 6610946],
     },
 };
 t::entry!(
@@ -14350,15 +14535,12 @@ pub static NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoNested3PartySubIDs",
     counter: 952,
     delimiter: 953,
-    entry: {
-        const TAGS: &[u32] = &[953, 954];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[953, 954],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 0, 7815170, 7806977],
     },
 };
 t::entry!(
@@ -14422,15 +14604,12 @@ pub static HOP_NO_HOPS: t::Group = t::Group {
     name: "NoHops",
     counter: 627,
     delimiter: 628,
-    entry: {
-        const TAGS: &[u32] = &[628, 629, 630];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[628, 629, 630],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 5144577, 5160963, 0, 0, 5152770, 0, 0],
     },
 };
 t::entry!(HopNoHops, slots = 3, group = "NoHops", tag = 627);

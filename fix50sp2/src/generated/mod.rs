@@ -22991,29 +22991,29 @@ pub static DATA_FIELD_PAIRS: &[fc::DataFieldPair] = &[
 /// The data fields, for `fix_core::Parser::with_data_fields`.
 pub static DATA_FIELDS: fc::DataFields<'static> = fc::DataFields::new(DATA_FIELD_PAIRS);
 /// The header's slots.
-pub static HEADER: t::Level = {
-    const TAGS: &[u32] = &[
+pub static HEADER: t::Level = t::Level {
+    tags: &[
         8, 9, 35, 1128, 1156, 1129, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116,
         144, 129, 145, 43, 97, 52, 122, 212, 213, 347, 369, 627,
-    ];
-    t::Level {
-        tags: TAGS,
-        by_tag: &[],
-        required: &[0, 1, 2, 6, 7, 12, 23],
-        groups: &[(29, &c::HEADER_NO_HOPS)],
-        index: &t::hash_index::<64>(TAGS, &[29], &[29]),
-    }
+    ],
+    by_tag: &[],
+    required: &[0, 1, 2, 6, 7, 12, 23],
+    groups: &[(29, &c::HEADER_NO_HOPS)],
+    index: &[
+        278541, 1736730, 0, 3022877, 942089, 0, 1048586, 0, 426008, 9240580, 0, 0, 0, 0,
+        466960, 745484, 0, 0, 401415, 0, 0, 0, 0, 0, 1171473, 999449, 0, 0, 9469957,
+        2842652, 0, 0, 5142558, 0, 0, 73730, 352278, 0, 0, 458760, 286723, 737291,
+        1187861, 1744923, 950290, 0, 1056788, 0, 9248774, 1163279, 0, 0, 0, 0, 0, 0, 0,
+        409614, 0, 0, 65537, 794647, 0, 1179667,
+    ],
 };
 /// The trailer's slots.
-pub static TRAILER: t::Level = {
-    const TAGS: &[u32] = &[93, 89, 10];
-    t::Level {
-        tags: TAGS,
-        by_tag: &[],
-        required: &[2],
-        groups: &[],
-        index: &t::hash_index::<8>(TAGS, &[], &[]),
-    }
+pub static TRAILER: t::Level = t::Level {
+    tags: &[93, 89, 10],
+    by_tag: &[],
+    required: &[2],
+    groups: &[],
+    index: &[729090, 81923, 0, 761857, 0, 0, 0, 0],
 };
 /// Every message's table, sorted by MsgType.
 pub static MESSAGES: &[&t::MessageDef] = &[

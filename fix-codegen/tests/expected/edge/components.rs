@@ -49,15 +49,12 @@ pub static OUTER_NO_LEVEL1: t::Group = t::Group {
     name: "NoLevel1",
     counter: 5003,
     delimiter: 5004,
-    entry: {
-        const TAGS: &[u32] = &[5004, 5005, 5006];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[0],
-            groups: &[(2, &INNER_NO_LEVEL2)],
-            index: &t::hash_index::<8>(TAGS, &[2], &[]),
-        }
+    entry: t::Level {
+        tags: &[5004, 5005, 5006],
+        by_tag: &[],
+        required: &[0],
+        groups: &[(2, &INNER_NO_LEVEL2)],
+        index: &[0, 0, 41000962, 0, 0, 40992769, 0, 41011203],
     },
 };
 t::entry!(OuterNoLevel1, slots = 3, group = "NoLevel1", tag = 5003);
@@ -119,15 +116,12 @@ pub static INNER_NO_LEVEL2: t::Group = t::Group {
     name: "NoLevel2",
     counter: 5006,
     delimiter: 5007,
-    entry: {
-        const TAGS: &[u32] = &[5007, 5008];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(1, &INNER_NO_LEVEL2_NO_LEVEL3)],
-            index: &t::hash_index::<4>(TAGS, &[1], &[]),
-        }
+    entry: t::Level {
+        tags: &[5007, 5008],
+        by_tag: &[],
+        required: &[],
+        groups: &[(1, &INNER_NO_LEVEL2_NO_LEVEL3)],
+        index: &[41027586, 41017345, 0, 0],
     },
 };
 t::entry!(InnerNoLevel2, slots = 2, group = "NoLevel2", tag = 5006);
@@ -173,15 +167,12 @@ pub static INNER_NO_LEVEL2_NO_LEVEL3: t::Group = t::Group {
     name: "NoLevel3",
     counter: 5008,
     delimiter: 5000,
-    entry: {
-        const TAGS: &[u32] = &[5000];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[5000],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[40960001, 0],
     },
 };
 t::entry!(InnerNoLevel2NoLevel3, slots = 1, group = "NoLevel3", tag = 5008);

@@ -13,7 +13,10 @@ pub static TYPE: t::MessageDef = {
         by_tag: &[],
         required: &[0, 1],
         groups: &VIEW_GROUPS,
-        index: &t::hash_index::<16>(ALL, &[4], &[]),
+        index: &[
+            40986629, 0, 40960002, 0, 0, 41041927, 40976388, 0, 0, 0, 286721, 41033734,
+            40968195, 0, 0, 41050120,
+        ],
     };
     t::MessageDef {
         name: "Type",
@@ -24,7 +27,10 @@ pub static TYPE: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: GROUPS,
-            index: &t::hash_index::<16>(BODY, &[3], &[]),
+            index: &[
+                40986628, 0, 40960001, 0, 0, 41041926, 40976387, 0, 0, 0, 0, 41033733,
+                40968194, 0, 0, 41050119,
+            ],
         },
         view: VIEW,
         slot_of: &[],
@@ -80,7 +86,7 @@ pub static EMPTY: t::MessageDef = {
         by_tag: &[],
         required: &[0],
         groups: &[],
-        index: &t::hash_index::<2>(ALL, &[], &[]),
+        index: &[0, 286721],
     };
     t::MessageDef {
         name: "Empty",

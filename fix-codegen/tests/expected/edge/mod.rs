@@ -47,15 +47,12 @@ pub static DATA_FIELD_PAIRS: &[fc::DataFieldPair] = &[
 /// The data fields, for `fix_core::Parser::with_data_fields`.
 pub static DATA_FIELDS: fc::DataFields<'static> = fc::DataFields::new(DATA_FIELD_PAIRS);
 /// The header's slots.
-pub static HEADER: t::Level = {
-    const TAGS: &[u32] = &[35];
-    t::Level {
-        tags: TAGS,
-        by_tag: &[],
-        required: &[0],
-        groups: &[],
-        index: &t::hash_index::<2>(TAGS, &[], &[]),
-    }
+pub static HEADER: t::Level = t::Level {
+    tags: &[35],
+    by_tag: &[],
+    required: &[0],
+    groups: &[],
+    index: &[0, 286721],
 };
 /// The trailer's slots.
 pub static TRAILER: t::Level = t::Level {

@@ -11,7 +11,10 @@ pub static HEARTBEAT: t::MessageDef = {
         by_tag: &[],
         required: &[0, 1, 2, 3, 4, 5, 7, 10],
         groups: &[(8, &c::HEADER_NO_HOPS)],
-        index: &t::hash_index::<32>(ALL, &[8], &[8]),
+        index: &[
+            278534, 0, 0, 0, 425992, 81931, 0, 917514, 0, 401412, 0, 0, 0, 0, 0, 0,
+            5142537, 73730, 352263, 458757, 286723, 0, 0, 0, 0, 0, 0, 0, 0, 0, 65537, 0,
+        ],
     };
     t::MessageDef {
         name: "Heartbeat",
@@ -22,7 +25,7 @@ pub static HEARTBEAT: t::MessageDef = {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(BODY, &[], &[]),
+            index: &[917505, 0],
         },
         view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
@@ -54,7 +57,11 @@ pub static LOGON: t::MessageDef = {
         by_tag: &[],
         required: &[0, 1, 2, 3, 4, 5, 7, 9, 12],
         groups: &[(8, &c::HEADER_NO_HOPS)],
-        index: &t::hash_index::<32>(ALL, &[8], &[8]),
+        index: &[
+            278534, 0, 0, 0, 425992, 81933, 0, 0, 0, 401412, 786444, 0, 0, 0, 0, 0,
+            5142537, 73730, 352263, 458757, 286723, 0, 778251, 884746, 0, 0, 0, 0, 0, 0,
+            65537, 0,
+        ],
     };
     t::MessageDef {
         name: "Logon",
@@ -65,7 +72,7 @@ pub static LOGON: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<8>(BODY, &[], &[]),
+            index: &[0, 0, 786435, 0, 0, 884737, 778242, 0],
         },
         view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
@@ -119,7 +126,13 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
         by_tag: &[],
         required: &[0, 1, 2, 3, 4, 5, 7, 9, 12, 17, 18, 21, 26],
         groups: &VIEW_GROUPS,
-        index: &t::hash_index::<64>(ALL, &[8, 10, 15], &[8, 10, 15]),
+        index: &[
+            278534, 0, 0, 0, 0, 491539, 0, 147481, 425992, 0, 0, 81947, 360471, 1368081,
+            0, 0, 0, 0, 401412, 0, 0, 0, 0, 442386, 0, 0, 0, 0, 0, 483352, 0, 311316,
+            5142537, 0, 0, 73730, 352263, 3725328, 180239, 458757, 286723, 8204, 393230,
+            0, 0, 0, 327702, 0, 0, 0, 0, 90122, 0, 0, 475162, 0, 0, 0, 0, 0, 65537,
+            1245205, 3717131, 450573,
+        ],
     };
     t::MessageDef {
         name: "NewOrderSingle",
@@ -130,7 +143,12 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
             by_tag: &[],
             required: &[0, 3, 8, 9, 12],
             groups: GROUPS,
-            index: &t::hash_index::<64>(BODY, &[1, 6], &[1, 6]),
+            index: &[
+                0, 0, 0, 0, 0, 491530, 0, 147472, 0, 0, 0, 0, 360462, 1368072, 0, 0, 0,
+                0, 0, 0, 0, 0, 0, 442377, 0, 0, 0, 0, 0, 483343, 0, 311307, 0, 0, 0, 0,
+                0, 3725319, 180230, 8195, 0, 0, 393221, 0, 0, 0, 327693, 0, 0, 0, 0,
+                90113, 0, 0, 475153, 0, 0, 0, 0, 0, 1245196, 0, 3717122, 450564,
+            ],
         },
         view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
@@ -224,7 +242,16 @@ pub static EXECUTION_REPORT: t::MessageDef = {
         by_tag: &[],
         required: &[0, 1, 2, 3, 4, 5, 7, 9, 11, 12, 13, 15, 20, 25, 26, 27, 32],
         groups: &VIEW_GROUPS,
-        index: &t::hash_index::<128>(ALL, &[8, 14, 18, 28], &[8, 14, 18, 28]),
+        index: &[
+            0, 278534, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3135517, 0, 319502, 0, 0, 0, 425992, 0,
+            0, 253977, 0, 0, 81953, 0, 0, 0, 1368084, 0, 0, 0, 0, 0, 0, 0, 0, 401412, 0,
+            0, 0, 0, 1237018, 0, 0, 0, 0, 0, 442389, 0, 0, 0, 2908192, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 311318, 0, 5142537, 139276, 0, 0, 0, 0, 0, 73730, 0, 352263, 0,
+            3725331, 180242, 0, 458757, 0, 286723, 0, 0, 114715, 0, 393233, 0, 0, 0, 0,
+            1228813, 49180, 0, 0, 0, 0, 0, 0, 0, 262168, 2899999, 0, 90123, 0, 0, 0, 0,
+            0, 475166, 0, 0, 303114, 0, 0, 0, 0, 0, 0, 0, 0, 65537, 1245207, 0, 0,
+            3717135, 0, 450576, 0,
+        ],
     };
     t::MessageDef {
         name: "ExecutionReport",
@@ -235,7 +262,13 @@ pub static EXECUTION_REPORT: t::MessageDef = {
             by_tag: &[],
             required: &[0, 2, 3, 4, 6, 11, 16, 17, 18],
             groups: GROUPS,
-            index: &t::hash_index::<64>(BODY, &[5, 9, 19], &[5, 9, 19]),
+            index: &[
+                0, 0, 0, 0, 0, 3135508, 319493, 0, 0, 0, 253968, 0, 0, 1368075, 0, 0, 0,
+                0, 0, 0, 1237009, 0, 0, 442380, 0, 2908183, 0, 0, 0, 0, 0, 311309,
+                139267, 0, 0, 0, 0, 3725322, 180233, 0, 0, 114706, 393224, 0, 0, 1228804,
+                49171, 0, 0, 262159, 2899990, 90114, 0, 0, 475157, 303105, 0, 0, 0, 0,
+                1245198, 0, 3717126, 450567,
+            ],
         },
         view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
@@ -344,15 +377,12 @@ pub static EXECUTION_REPORT_NO_CONTRA_BROKERS: t::Group = t::Group {
     name: "NoContraBrokers",
     counter: 382,
     delimiter: 375,
-    entry: {
-        const TAGS: &[u32] = &[375, 337];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[375, 337],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 2760706, 0, 3072001],
     },
 };
 t::entry!(
@@ -407,7 +437,11 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
         by_tag: &[],
         required: &[0, 1, 2, 3, 4, 5, 7, 10, 11],
         groups: &VIEW_GROUPS,
-        index: &t::hash_index::<32>(ALL, &[8, 10], &[8, 10]),
+        index: &[
+            278534, 0, 0, 0, 425992, 81932, 0, 0, 0, 401412, 0, 0, 0, 0, 0, 0, 5142537,
+            73730, 352263, 458757, 286723, 2201611, 0, 0, 0, 0, 0, 0, 0, 2146314, 65537,
+            0,
+        ],
     };
     t::MessageDef {
         name: "MarketDataIncrementalRefresh",
@@ -418,7 +452,7 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
             by_tag: &[],
             required: &[1],
             groups: GROUPS,
-            index: &t::hash_index::<4>(BODY, &[1], &[1]),
+            index: &[0, 0, 2201602, 2146305],
         },
         view: VIEW,
         slot_of: &t::slot_table::<629>(ALL),
@@ -462,19 +496,20 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES: t::Group = t::Group {
     name: "NoMDEntries",
     counter: 268,
     delimiter: 279,
-    entry: {
-        const TAGS: &[u32] = &[279, 269, 278, 55, 48, 22, 454, 167, 270, 271, 267, 453];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[0],
-            groups: &[
-                (6, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
-                (10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS),
-                (11, &c::PARTIES_NO_PARTY_IDS),
-            ],
-            index: &t::hash_index::<32>(TAGS, &[6, 10, 11], &[]),
-        }
+    entry: t::Level {
+        tags: &[279, 269, 278, 55, 48, 22, 454, 167, 270, 271, 267, 453],
+        by_tag: &[],
+        required: &[0],
+        groups: &[
+            (6, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
+            (10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS),
+            (11, &c::PARTIES_NO_PARTY_IDS),
+        ],
+        index: &[
+            2189323, 3713036, 0, 0, 0, 0, 1368072, 0, 2203650, 0, 0, 0, 0, 2285569, 0,
+            2220042, 0, 0, 3721223, 180230, 0, 393221, 0, 0, 0, 0, 2277379, 2211849, 0,
+            0, 0, 450564,
+        ],
     },
 };
 t::entry!(
@@ -573,15 +608,12 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS: t:
     name: "NoQuoteConditions",
     counter: 267,
     delimiter: 276,
-    entry: {
-        const TAGS: &[u32] = &[276];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[276],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[0, 2260993],
     },
 };
 t::entry!(

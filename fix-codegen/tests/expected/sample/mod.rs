@@ -122,26 +122,23 @@ pub static DATA_FIELD_PAIRS: &[fc::DataFieldPair] = &[
 /// The data fields, for `fix_core::Parser::with_data_fields`.
 pub static DATA_FIELDS: fc::DataFields<'static> = fc::DataFields::new(DATA_FIELD_PAIRS);
 /// The header's slots.
-pub static HEADER: t::Level = {
-    const TAGS: &[u32] = &[8, 9, 35, 49, 56, 34, 43, 52, 627];
-    t::Level {
-        tags: TAGS,
-        by_tag: &[],
-        required: &[0, 1, 2, 3, 4, 5, 7],
-        groups: &[(8, &c::HEADER_NO_HOPS)],
-        index: &t::hash_index::<32>(TAGS, &[8], &[8]),
-    }
+pub static HEADER: t::Level = t::Level {
+    tags: &[8, 9, 35, 49, 56, 34, 43, 52, 627],
+    by_tag: &[],
+    required: &[0, 1, 2, 3, 4, 5, 7],
+    groups: &[(8, &c::HEADER_NO_HOPS)],
+    index: &[
+        278534, 0, 0, 0, 425992, 0, 0, 0, 0, 401412, 0, 0, 0, 0, 0, 0, 5142537, 73730,
+        352263, 458757, 286723, 0, 0, 0, 0, 0, 0, 0, 0, 0, 65537, 0,
+    ],
 };
 /// The trailer's slots.
-pub static TRAILER: t::Level = {
-    const TAGS: &[u32] = &[10];
-    t::Level {
-        tags: TAGS,
-        by_tag: &[],
-        required: &[0],
-        groups: &[],
-        index: &t::hash_index::<2>(TAGS, &[], &[]),
-    }
+pub static TRAILER: t::Level = t::Level {
+    tags: &[10],
+    by_tag: &[],
+    required: &[0],
+    groups: &[],
+    index: &[81921, 0],
 };
 /// Every message's table, sorted by MsgType.
 pub static MESSAGES: &[&t::MessageDef] = &[

@@ -12,6 +12,7 @@ use std::thread::JoinHandle;
 use super::format;
 use super::recover;
 pub(super) use super::recover::Recovered;
+use super::shadow::{self, SHADOW_SIZE, Shadow};
 use super::tail::{self, Aligned, Piece};
 use crate::store::{IoOperation, OnDurable, StoreError, lock};
 
@@ -111,6 +112,10 @@ pub(super) struct Writer {
     flying: Option<(Pos, Pos)>,
     /// Buffers of written pieces, for the next ones.
     spare: Vec<Aligned>,
+    /// Every append copied where a killed process leaves it.
+    shadow: Shadow,
+    /// Bytes appended since the sync thread last took the pieces.
+    untaken: u64,
 }
 
 impl Writer {
@@ -199,6 +204,9 @@ struct SyncState {
     /// only for a waiter (a session with nothing to send writes its records
     /// out without asking; the next sync covers them).
     requested: Pos,
+    /// Appends the shadow cannot hold much longer (or at all) wait to be
+    /// written: the thread writes them without waiting for a sync.
+    write_asked: bool,
     /// A sync failed: nothing more becomes durable.
     failed: Option<String>,
     /// Tasks waiting for a position.
@@ -260,7 +268,7 @@ pub(super) fn segment_path(dir: &Path, number: u64) -> PathBuf {
 
 /// Makes segment `number` of `size` bytes: the header, zeros to the end,
 /// synced, renamed into place, the directory synced.
-fn make_segment(dir: &Path, number: u64, size: u64) -> Result<(u64, File), StoreError> {
+pub(super) fn make_segment(dir: &Path, number: u64, size: u64) -> Result<(u64, File), StoreError> {
     let header = segment_header(number);
     let path = segment_path(dir, number);
     let tmp = path.with_extension("tmp");
@@ -278,6 +286,51 @@ fn make_segment(dir: &Path, number: u64, size: u64) -> Result<(u64, File), Store
     std::fs::rename(&tmp, &path).map_err(|e| io_err(IoOperation::Rename, &path, e))?;
     lock::sync_dir(dir)?;
     Ok((number, file))
+}
+
+/// Writes into the segments what the shadow of a killed process holds past
+/// the log's last record (`found` is the log as recovery left it), and
+/// syncs it: the next recovery replays it as any record. Returns whether
+/// there was any.
+fn keep_what_the_shadow_holds(
+    dir: &Path,
+    found: &recover::Found,
+    segment_size: u64,
+) -> Result<bool, StoreError> {
+    let Some(from) = found.records_end else {
+        return Ok(false);
+    };
+    let run = shadow::run_from(dir, from)?;
+    let mut touched: Vec<(u64, Arc<File>)> = Vec::new();
+    for (at, bytes) in &run {
+        let (number, offset) = split(*at);
+        let end = offset + bytes.len() as u64;
+        let file = match touched.iter().find(|(n, _)| *n == number) {
+            Some((_, f)) => f.clone(),
+            None => match found.segments.get(&number) {
+                Some(f) => f.clone(),
+                None => Arc::new(make_segment(dir, number, segment_size.max(end))?.1),
+            },
+        };
+        let path = segment_path(dir, number);
+        let len = file
+            .metadata()
+            .map_err(|e| io_err(IoOperation::Read, &path, e))?
+            .len();
+        if end > len {
+            // Not where this log's appends went: the run ends here.
+            break;
+        }
+        write_at(&file, bytes, offset).map_err(|e| io_err(IoOperation::Write, &path, e))?;
+        if !touched.iter().any(|(n, _)| *n == number) {
+            touched.push((number, file));
+        }
+    }
+    for (number, file) in &touched {
+        file.sync_data()
+            .map_err(|e| io_err(IoOperation::Sync, &segment_path(dir, *number), e))?;
+    }
+    Ok(!touched.is_empty())
 }
 
 /// The first bytes of segment `number`.
@@ -343,7 +396,10 @@ impl Log {
     pub(super) fn open(dir: &Path, options: SharedLogOptions) -> Result<Log, StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| io_err(IoOperation::CreateDir, dir, e))?;
         let lock = lock::acquire(dir, &dir.join("shared-log.lock"))?;
-        let found = recover::recover(dir, true)?;
+        let mut found = recover::recover(dir, true)?;
+        if keep_what_the_shadow_holds(dir, &found, options.segment_size)? {
+            found = recover::recover(dir, true)?;
+        }
         let (segments, current, current_size, offset) = match found.end {
             Some((number, size, offset)) => (found.segments, number, size, offset),
             None => {
@@ -359,6 +415,7 @@ impl Log {
             reason: "no session number left",
         })?;
         let written = pos(current, offset);
+        let shadow = Shadow::begin(dir, written)?;
         let tail = {
             let start = tail::round_down(offset);
             let mut buf = Aligned::with_capacity(tail::BLOCK);
@@ -391,11 +448,14 @@ impl Log {
                 sealed: Vec::new(),
                 flying: None,
                 spare: Vec::new(),
+                shadow,
+                untaken: 0,
             }),
             sync: Mutex::new(SyncState {
                 written,
                 requested: written,
                 handed: written,
+                write_asked: false,
                 failed: None,
                 waiting: Vec::new(),
                 stop: false,
@@ -436,12 +496,20 @@ impl Inner {
         w.tail.buf.extend(batch);
         w.offset += len;
         let end = pos(number, w.offset);
+        // A process killed from here on keeps the batch in the shadow; the
+        // sync thread writes it with the next sync, or at once when the
+        // shadow could lose it.
+        let copied = w.shadow.copy(pos(number, offset), batch);
+        w.untaken += len;
+        let write_now = !copied || w.untaken > SHADOW_SIZE as u64 / 4;
         self.prepare_next(&mut w);
         let mut s = lock_or_recover(&self.sync);
-        if s.written <= s.handed {
-            // The first bytes the sync thread has not taken: it writes them
-            // to the segment at once, asked to sync or not (so that a
-            // process killed keeps them, as it kept a write of its own).
+        // The first bytes since the last sync start the thread's
+        // UNASKED_SYNC_AFTER; bytes the shadow could lose are written now.
+        let first = s.written <= self.durable();
+        let ask_write = write_now && !s.write_asked;
+        s.write_asked |= write_now;
+        if first || ask_write {
             self.work.notify_one();
         }
         s.written = end;
@@ -479,6 +547,7 @@ impl Inner {
     /// log's end, which they reach. Marks them flying.
     fn take_pieces(&self, taken: &mut Vec<Piece>, files: &mut Vec<(u64, Arc<File>)>) -> Pos {
         let mut w = lock_or_recover(&self.writer);
+        w.untaken = 0;
         taken.append(&mut w.sealed);
         if w.tail.has_fresh() {
             let buf = w.buffer();
@@ -821,7 +890,7 @@ fn next_pass(inner: &Inner) -> Option<Pass> {
             // stop leaves nothing in memory.
             return (s.written > inner.durable()).then_some(Pass::Sync);
         }
-        if s.written > s.handed {
+        if std::mem::take(&mut s.write_asked) && s.written > s.handed {
             return Some(Pass::Write);
         }
         if s.written <= inner.durable() {

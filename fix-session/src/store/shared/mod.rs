@@ -39,6 +39,7 @@
 mod format;
 mod log;
 mod recover;
+mod shadow;
 mod store;
 mod tail;
 
@@ -47,6 +48,7 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 pub use log::{MAX_HOOKS_A_SYNC, SharedLogOptions, UNASKED_SYNC_AFTER};
+pub use shadow::SHADOW_SIZE;
 
 /// The shared log's directory in a store directory (`FileStorePath`), where
 /// an engine keeps it and the tools look for it.

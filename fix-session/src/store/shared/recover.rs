@@ -29,6 +29,10 @@ pub(super) struct Found {
     pub(super) max_number: u32,
     /// Where a torn end was cut (zeroed when repairing), and its bytes.
     pub(super) torn: Option<(Pos, u64)>,
+    /// Where the log's last record ends (the first segment's header end
+    /// when it has none): what a copy of a killed process's appends
+    /// continues.
+    pub(super) records_end: Option<Pos>,
 }
 
 /// A session while its records are replayed.
@@ -146,6 +150,7 @@ pub(super) fn recover(dir: &Path, repair: bool) -> Result<Found, StoreError> {
     // the segment with their earlier Reset was removed after a later Reset,
     // which must follow.
     let mut orphans: HashMap<u32, Pos> = HashMap::new();
+    let mut records_end = None;
     for (&number, path) in &paths {
         let io = |op, source| StoreError::Io {
             op,
@@ -227,6 +232,9 @@ pub(super) fn recover(dir: &Path, repair: bool) -> Result<Found, StoreError> {
             }
         }
         end = Some((number, bytes.len() as u64, at as u64));
+        if records_end.is_none() || at as u64 > format::HEADER {
+            records_end = Some(pos(number, at as u64));
+        }
         segments.insert(number, Arc::new(file));
     }
     if repair && torn_at.is_some() {
@@ -262,6 +270,7 @@ pub(super) fn recover(dir: &Path, repair: bool) -> Result<Found, StoreError> {
         sessions,
         max_number,
         torn,
+        records_end,
     })
 }
 

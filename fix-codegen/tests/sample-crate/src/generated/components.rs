@@ -71,15 +71,12 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
     name: "NoHops",
     counter: 627,
     delimiter: 628,
-    entry: {
-        const TAGS: &[u32] = &[628, 629];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[628, 629],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[5144577, 0, 5152770, 0],
     },
 };
 t::entry!(HeaderNoHops, slots = 2, group = "NoHops", tag = 627);
@@ -165,15 +162,12 @@ pub static INSTRUMENT_NO_SECURITY_ALT_ID: t::Group = t::Group {
     name: "NoSecurityAltID",
     counter: 454,
     delimiter: 455,
-    entry: {
-        const TAGS: &[u32] = &[455, 456];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[455, 456],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[3727361, 0, 0, 3735554],
     },
 };
 t::entry!(InstrumentNoSecurityAltId, slots = 2, group = "NoSecurityAltID", tag = 454);
@@ -231,15 +225,12 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
     name: "NoPartyIDs",
     counter: 453,
     delimiter: 448,
-    entry: {
-        const TAGS: &[u32] = &[448, 447, 452, 802];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[(3, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[3], &[]),
-        }
+    entry: t::Level {
+        tags: &[448, 447, 452, 802],
+        by_tag: &[],
+        required: &[],
+        groups: &[(3, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)],
+        index: &[0, 0, 3661826, 3702787, 0, 6572036, 0, 3670017],
     },
 };
 t::entry!(PartiesNoPartyIds, slots = 4, group = "NoPartyIDs", tag = 453);
@@ -308,15 +299,12 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoPartySubIDs",
     counter: 802,
     delimiter: 523,
-    entry: {
-        const TAGS: &[u32] = &[523, 803];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[],
-            required: &[],
-            groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[], &[]),
-        }
+    entry: t::Level {
+        tags: &[523, 803],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+        index: &[4284417, 6578178, 0, 0],
     },
 };
 t::entry!(PtysSubGrpNoPartySubIds, slots = 2, group = "NoPartySubIDs", tag = 802);

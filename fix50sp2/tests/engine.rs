@@ -9,12 +9,9 @@
 //! session Reject (before, it answered one: "Tag not defined for this message
 //! type", 371=1137).
 
-mod common;
-
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::{port_of, settings};
 use fix_core::Message;
 use fix_core::typed::AppHeader;
 use fix_core::value::{Decimal, FixStr, UtcTimestamp};
@@ -195,4 +192,18 @@ async fn a_typed_fix50sp2_order_goes_through_two_engines_and_is_answered_typed()
     assert_eq!(*orders.lock().unwrap(), ["ORD1", "ORD2"]);
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+/// The port the engine's one listener took (it binds port 0).
+fn port_of<D: fix_core::validate::Schema + Send + Sync + 'static>(engine: &Engine<D>) -> u16 {
+    let [addr] = engine.local_addrs() else {
+        panic!("not one listener: {:?}", engine.local_addrs());
+    };
+    addr.port()
+}
+
+/// Settings of the sessions `sessions` build.
+fn settings(sessions: impl IntoIterator<Item = SessionBuilder>) -> fix_engine::config::Settings {
+    let built: Vec<_> = sessions.into_iter().map(|b| b.build().unwrap()).collect();
+    fix_engine::config::Settings::new(built).unwrap()
 }
