@@ -832,9 +832,7 @@ enum Syncing {
 async fn sync_ended(syncing: &mut Option<Syncing>, via: &Arc<Via>) -> SyncDone {
     match syncing {
         Some(Syncing::Awaited(wait)) => std::future::poll_fn(|cx| via.poll(wait, cx)).await,
-        Some(Syncing::Blocking(id, job)) => job
-            .await
-            .unwrap_or_else(|e| SyncDone::failed(*id, io::Error::other(e))),
+        Some(Syncing::Blocking(id, job)) => job.await.unwrap_or_else(|e| SyncDone::failed(*id, e)),
         None => std::future::pending().await,
     }
 }

@@ -1044,9 +1044,12 @@ mod split_sync {
         let mut store = batch_store(dir.path());
         store.store(1, b"one").unwrap();
         let job = store.begin_sync().unwrap().unwrap();
-        let failed = SyncDone::failed(job.id(), std::io::Error::other("the disk went away"));
+        let failed = SyncDone::failed(job.id(), "its thread was lost");
         drop(job);
-        assert!(matches!(store.end_sync(failed), Err(StoreError::Io { .. })));
+        assert!(matches!(
+            store.end_sync(failed),
+            Err(StoreError::SyncLost { .. })
+        ));
         // The pages may be lost and marked clean: nothing more is taken.
         assert!(matches!(
             store.store(2, b"two"),

@@ -1,12 +1,11 @@
 //! What the store buffers between commits, and the job that commits it.
 
-use std::io;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 
+use fix_session::StoreError;
 use fix_session::store::{Durable, OnDurable};
 
-use crate::store::Fenced;
 use crate::worker::{Request, Sender};
 
 /// The lease and generation a batch is written under.
@@ -87,11 +86,19 @@ pub(crate) enum Outcome {
 }
 
 impl Outcome {
-    fn into_result(self) -> io::Result<()> {
+    /// As the store reports it, for the batch written under `params`.
+    fn into_result(self, params: &BatchParams) -> Result<(), StoreError> {
         match self {
             Outcome::Committed => Ok(()),
-            Outcome::Fenced => Err(io::Error::other(Fenced)),
-            Outcome::Failed(why) => Err(io::Error::other(why)),
+            Outcome::Fenced => Err(StoreError::Fenced {
+                session: params.key.clone(),
+                owner: None,
+                epoch: params.epoch as u64,
+            }),
+            Outcome::Failed(why) => Err(StoreError::Database {
+                op: "commit a batch",
+                source: why.into(),
+            }),
         }
     }
 }
@@ -204,18 +211,18 @@ impl BatchJob {
 }
 
 impl Durable for BatchJob {
-    fn make_durable(&self) -> io::Result<()> {
-        self.wait().into_result()
+    fn make_durable(&self) -> Result<(), StoreError> {
+        self.wait().into_result(&self.data.params)
     }
 
     fn awaitable(&self) -> bool {
         true
     }
 
-    fn poll_durable(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+    fn poll_durable(&self, cx: &mut Context<'_>) -> Poll<Result<(), StoreError>> {
         let mut s = self.commit.lock();
         if let Some(outcome) = &s.outcome {
-            return Poll::Ready(outcome.clone().into_result());
+            return Poll::Ready(outcome.clone().into_result(&self.data.params));
         }
         if !s.waker.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
             s.waker = Some(cx.waker().clone());

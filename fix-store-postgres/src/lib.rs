@@ -80,4 +80,4 @@ mod worker;
 pub use config::{LeaseBudget, PgConfig};
 pub use probe::{Probe, probe};
 pub use sessions::{SessionSummary, list_sessions};
-pub use store::{Fenced, PostgresStore};
+pub use store::PostgresStore;

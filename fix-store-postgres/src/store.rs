@@ -14,24 +14,6 @@ use crate::seq::{db_ranges, from_db};
 use crate::sql::{Page, SessionRow, StoredRow};
 use crate::worker::{LeaseState, Request, Sender, SharedLease, Worker, call};
 
-/// The marker inside the `io::Error` of a batch that the lease check
-/// refused: another engine holds the session's lease.
-///
-/// ```
-/// let e = std::io::Error::other(fix_store_postgres::Fenced);
-/// assert!(e.get_ref().is_some_and(|i| i.is::<fix_store_postgres::Fenced>()));
-/// ```
-#[derive(Debug, Clone, Copy)]
-pub struct Fenced;
-
-impl std::fmt::Display for Fenced {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("another engine holds this session's lease")
-    }
-}
-
-impl std::error::Error for Fenced {}
-
 /// Why a store takes no more records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Poison {
@@ -278,16 +260,16 @@ impl PostgresStore {
         }
     }
 
-    /// Turns a job's failure into the store's error, and poisons the store.
-    fn failed(&mut self, epoch: i64, error: std::io::Error) -> StoreError {
-        if error.get_ref().is_some_and(|e| e.is::<Fenced>()) {
+    /// Takes a job's failure as the store's error, and poisons the store: a
+    /// fenced batch loses the lease with it.
+    fn failed(&mut self, error: StoreError) -> StoreError {
+        if matches!(error, StoreError::Fenced { .. }) {
             self.poisoned = Some(Poison::Fenced);
             self.lose_lease();
-            return self.fenced(epoch);
+        } else {
+            self.poisoned = Some(Poison::Database);
         }
-        self.poisoned = Some(Poison::Database);
-        let source = error.into_inner().unwrap_or_else(|| "unknown".into());
-        db_error("commit a batch", source)
+        error
     }
 
     /// Commits everything buffered, here: the batch in flight first (once,
@@ -296,10 +278,7 @@ impl PostgresStore {
         let epoch = self.writable()?;
         if let Some(flight) = self.in_flight.take() {
             use fix_session::store::Durable;
-            flight
-                .job
-                .make_durable()
-                .map_err(|e| self.failed(epoch, e))?;
+            flight.job.make_durable().map_err(|e| self.failed(e))?;
         }
         if self.pending.is_empty() {
             return Ok(());
@@ -309,7 +288,7 @@ impl PostgresStore {
             .take(self.params(epoch), (self.next_sender, self.next_target));
         let job = BatchJob::start(self.sender()?, data);
         use fix_session::store::Durable;
-        job.make_durable().map_err(|e| self.failed(epoch, e))
+        job.make_durable().map_err(|e| self.failed(e))
     }
 
     /// Reads committed messages in range (below any pending drop) into the
@@ -674,23 +653,7 @@ impl MessageStore for PostgresStore {
             return Ok(());
         }
         self.in_flight = None;
-        let epoch = self.epoch.unwrap_or_default();
-        match done.result() {
-            Ok(()) => Ok(()),
-            Err(e) => {
-                let error = std::io::Error::new(
-                    e.kind(),
-                    e.get_ref().map_or_else(|| e.to_string(), |i| i.to_string()),
-                );
-                let fenced = e.get_ref().is_some_and(|i| i.is::<Fenced>());
-                let error = if fenced {
-                    std::io::Error::other(Fenced)
-                } else {
-                    error
-                };
-                Err(self.failed(epoch, error))
-            }
-        }
+        done.into_result().map_err(|e| self.failed(e))
     }
 
     fn sync_in_flight(&self) -> bool {

@@ -100,6 +100,44 @@ fn a_lapsed_lease_fences_the_old_holder_and_numbers_go_on() {
     assert_eq!(tags, [0, 0, 0, 0, 0, 1, 1]);
 }
 
+/// A batch the server's lease check refuses (another engine took the lease
+/// while this store's local deadline still ran: its clock, say, or a take
+/// by hand) ends its job as `StoreError::Fenced`, the store's own error, and
+/// the store, fenced, takes nothing more and holds no lease.
+#[test]
+fn a_batch_the_server_fences_ends_its_job_fenced() {
+    let Some(pg) = PgServer::start_or_skip("server-fence") else {
+        return;
+    };
+    let mut a = open(&pg, "node-a", "server-fence", Duration::from_secs(30));
+    batch(&mut a, 1..=2, 0).unwrap();
+    // Another engine's take, as the server sees it: a new owner and epoch.
+    pg.psql(
+        "UPDATE fix_sessions SET owner = 'node-b', epoch = epoch + 1 \
+         WHERE session_key = 'server-fence'",
+    )
+    .unwrap();
+    let err = batch(&mut a, 3..=3, 0).unwrap_err();
+    assert!(
+        matches!(&err, StoreError::Fenced { session, .. } if session == "server-fence"),
+        "{err:?}"
+    );
+    assert!(!a.holds_lease());
+    let err = a.store(4, &message(4, 0)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            StoreError::Fenced { .. } | StoreError::LeaseStandby { .. }
+        ),
+        "{err:?}"
+    );
+    // Nothing of the fenced batch reached the table.
+    let rows = pg
+        .psql("SELECT count(*) FROM fix_batches WHERE session_key = 'server-fence'")
+        .unwrap();
+    assert_eq!(rows, "1");
+}
+
 #[test]
 fn group_commit_takes_at_most_one_commit_per_ten_messages() {
     let Some(pg) = PgServer::start_or_skip("commits") else {

@@ -11,9 +11,12 @@ use std::fmt;
 use std::fs::File;
 use std::future::Future;
 use std::io;
+use std::path::Path;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+
+use super::{IoOperation, StoreError};
 
 /// What a [`SyncJob`] makes durable: everything written to it before the job
 /// began (later writes may be covered too).
@@ -22,13 +25,15 @@ use std::task::{Context, Poll};
 /// use fix_session::store::Durable;
 /// struct Nothing;
 /// impl Durable for Nothing {
-///     fn make_durable(&self) -> std::io::Result<()> { Ok(()) }
+///     fn make_durable(&self) -> Result<(), fix_session::StoreError> { Ok(()) }
 /// }
 /// assert!(Nothing.make_durable().is_ok());
 /// ```
 pub trait Durable: Send + Sync {
-    /// Blocks until what was written before the job began is durable.
-    fn make_durable(&self) -> io::Result<()>;
+    /// Blocks until what was written before the job began is durable; a
+    /// failure says what the store was doing and to what, as the store's
+    /// other errors do (a fenced database store says it was fenced).
+    fn make_durable(&self) -> Result<(), StoreError>;
 
     /// Whether another thread makes this target durable, so that a task can
     /// wait for it with [`poll_durable`](Self::poll_durable) instead of a
@@ -42,7 +47,7 @@ pub trait Durable: Send + Sync {
     /// registering `cx`'s waker when it is not there yet. Called only when
     /// [`awaitable`](Self::awaitable); the default says it is done, which a
     /// target that is not awaitable never hears.
-    fn poll_durable(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+    fn poll_durable(&self, cx: &mut Context<'_>) -> Poll<Result<(), StoreError>> {
         let _ = cx;
         Poll::Ready(Ok(()))
     }
@@ -90,12 +95,14 @@ pub trait OnDurable: Send + Sync {
 /// twice.
 pub(crate) struct FileRange {
     pub(crate) file: Arc<File>,
+    /// The log's path, for the error.
+    pub(crate) path: Arc<Path>,
     pub(crate) from: u64,
     pub(crate) to: u64,
 }
 
-impl Durable for FileRange {
-    fn make_durable(&self) -> io::Result<()> {
+impl FileRange {
+    fn sync(&self) -> io::Result<()> {
         let len = usize::try_from(self.to - self.from)
             .map_err(|_| io::Error::other("a sync range longer than the address space"))?;
         if len == 0 {
@@ -110,6 +117,16 @@ impl Durable for FileRange {
     }
 }
 
+impl Durable for FileRange {
+    fn make_durable(&self) -> Result<(), StoreError> {
+        self.sync().map_err(|source| StoreError::Io {
+            op: IoOperation::Sync,
+            path: self.path.to_path_buf(),
+            source,
+        })
+    }
+}
+
 /// A sync begun and not yet ended: run it ([`SyncJob::run`]) on any thread
 /// that may block, then hand what it returns to
 /// [`MessageStore::end_sync`](super::MessageStore::end_sync) (or
@@ -120,7 +137,7 @@ impl Durable for FileRange {
 /// use fix_session::store::{Durable, SyncJob};
 /// struct Nothing;
 /// impl Durable for Nothing {
-///     fn make_durable(&self) -> std::io::Result<()> { Ok(()) }
+///     fn make_durable(&self) -> Result<(), fix_session::StoreError> { Ok(()) }
 /// }
 /// let done = SyncJob::new(7, Arc::new(Nothing)).run();
 /// assert_eq!(done.id(), 7);
@@ -162,7 +179,7 @@ impl SyncJob {
     /// use fix_session::store::{Durable, SyncJob};
     /// struct Nothing;
     /// impl Durable for Nothing {
-    ///     fn make_durable(&self) -> std::io::Result<()> { Ok(()) }
+    ///     fn make_durable(&self) -> Result<(), fix_session::StoreError> { Ok(()) }
     /// }
     /// assert!(SyncJob::new(1, Arc::new(Nothing)).into_wait().is_err());
     /// ```
@@ -232,7 +249,7 @@ impl fmt::Debug for SyncJob {
 #[derive(Debug)]
 pub struct SyncDone {
     id: u64,
-    result: io::Result<()>,
+    result: Result<(), StoreError>,
 }
 
 impl SyncDone {
@@ -240,13 +257,15 @@ impl SyncDone {
     /// failure, so that nothing it covered is taken for durable.
     ///
     /// ```
-    /// let done = fix_session::store::SyncDone::failed(3, std::io::Error::other("lost"));
+    /// let done = fix_session::store::SyncDone::failed(3, "its task panicked");
     /// assert!(done.result().is_err());
     /// ```
-    pub fn failed(id: u64, error: io::Error) -> Self {
+    pub fn failed(id: u64, why: impl fmt::Display) -> Self {
         SyncDone {
             id,
-            result: Err(error),
+            result: Err(StoreError::SyncLost {
+                why: why.to_string(),
+            }),
         }
     }
 
@@ -256,11 +275,19 @@ impl SyncDone {
     }
 
     /// How the job went.
-    pub fn result(&self) -> &io::Result<()> {
+    pub fn result(&self) -> &Result<(), StoreError> {
         &self.result
     }
 
-    pub(crate) fn into_result(self) -> io::Result<()> {
+    /// How the job went, taken: for a store's
+    /// [`end_sync`](super::MessageStore::end_sync), which hands a failure on
+    /// as it is.
+    ///
+    /// ```
+    /// let done = fix_session::store::SyncDone::failed(3, "lost");
+    /// assert!(matches!(done.into_result(), Err(fix_session::StoreError::SyncLost { .. })));
+    /// ```
+    pub fn into_result(self) -> Result<(), StoreError> {
         self.result
     }
 }

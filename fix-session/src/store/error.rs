@@ -85,6 +85,13 @@ pub enum StoreError {
         /// own message when there is one (`role "fix" does not exist`).
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// A sync's job ended without running to its end (the task or thread
+    /// that ran it was lost): what it covered is not taken for durable, and
+    /// the store takes no more records until it is reset or reopened.
+    SyncLost {
+        /// What happened to the job.
+        why: String,
+    },
     /// An earlier sync of the log failed, so what the disk holds is unknown (the
     /// kernel may have dropped the unsynced pages); the store takes no more records
     /// until it is reset or reopened.
@@ -173,6 +180,10 @@ impl fmt::Display for StoreError {
             // message when the store's crate gives it (it does not end up in
             // a log nobody reads).
             Self::Database { op, source } => write!(f, "database store: could not {op}: {source}"),
+            Self::SyncLost { why } => write!(
+                f,
+                "a sync did not run to its end ({why}): what it covered is not durable"
+            ),
             Self::Poisoned { path } => write!(
                 f,
                 "store log {} takes no more records: an earlier sync failed, so what the disk \
@@ -328,6 +339,12 @@ mod tests {
                 },
                 "store directory /var/fix is in use: /var/fix/FIX.4.4-A-B.lock is locked by \
                  another store (another process, or another store of this one)",
+            ),
+            (
+                StoreError::SyncLost {
+                    why: "its task panicked".into(),
+                },
+                "a sync did not run to its end (its task panicked): what it covered is not durable",
             ),
             (
                 StoreError::Poisoned { path: path.clone() },

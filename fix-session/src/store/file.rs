@@ -285,7 +285,7 @@ pub struct TornTail {
 /// ```
 pub struct FileStore {
     dir: PathBuf,
-    log_path: PathBuf,
+    log_path: Arc<Path>,
     tmp_path: PathBuf,
     /// Held for its lock, released when the store is dropped; `None` for a
     /// standby store not refreshed yet, which writes nothing.
@@ -487,7 +487,7 @@ impl FileStore {
         let map = map_log(&log, &paths.log, capacity)?;
         Ok(FileStore {
             dir: paths.dir,
-            log_path: paths.log,
+            log_path: paths.log.into(),
             tmp_path: paths.tmp,
             lock,
             lock_path: paths.lock,
@@ -680,7 +680,7 @@ impl FileStore {
         self.check_writable()?;
         if self.poisoned {
             return Err(StoreError::Poisoned {
-                path: self.log_path.clone(),
+                path: self.log_path.to_path_buf(),
             });
         }
         let size = record::size(fixed.len(), body.len());
@@ -953,7 +953,7 @@ impl MessageStore for FileStore {
                 .get(start..start + size)
                 .and_then(|rec| verify_message(rec, entry))
                 .ok_or_else(|| StoreError::Corrupt {
-                    path: log_path.clone(),
+                    path: log_path.to_path_buf(),
                     offset: entry.offset,
                     reason: "stored message changed on disk since it was written",
                 })?;
@@ -995,7 +995,7 @@ impl MessageStore for FileStore {
     fn sync(&mut self) -> Result<(), StoreError> {
         if self.poisoned {
             return Err(StoreError::Poisoned {
-                path: self.log_path.clone(),
+                path: self.log_path.to_path_buf(),
             });
         }
         self.sync_log()?;
@@ -1035,7 +1035,7 @@ impl MessageStore for FileStore {
     fn begin_sync(&mut self) -> Result<Option<SyncJob>, StoreError> {
         if self.poisoned {
             return Err(StoreError::Poisoned {
-                path: self.log_path.clone(),
+                path: self.log_path.to_path_buf(),
             });
         }
         if self.in_flight.is_some() || (self.synced == self.end && !self.grown) {
@@ -1057,6 +1057,7 @@ impl MessageStore for FileStore {
         // job runs leaves the job syncing the old one, harmlessly.
         let range = durable::FileRange {
             file: self.log.clone(),
+            path: self.log_path.clone(),
             from: self.synced,
             to: self.end,
         };
@@ -1071,7 +1072,7 @@ impl MessageStore for FileStore {
         if let Err(e) = done.into_result() {
             // As for a failed msync: the pages may be lost and marked clean.
             self.poisoned = true;
-            return Err(io_error(IoOperation::Sync, &self.log_path, e));
+            return Err(e);
         }
         self.synced = self.synced.max(job.target.min(self.end));
         self.last_sync = Instant::now();

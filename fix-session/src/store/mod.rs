@@ -353,11 +353,7 @@ pub trait MessageStore {
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     fn end_sync(&mut self, done: SyncDone) -> Result<(), StoreError> {
-        done.into_result().map_err(|source| StoreError::Io {
-            op: IoOperation::Sync,
-            path: std::path::PathBuf::new(),
-            source,
-        })
+        done.into_result()
     }
 
     /// Hands the records taken so far to the operating system without

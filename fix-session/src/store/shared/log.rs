@@ -782,6 +782,15 @@ impl Inner {
         Poll::Pending
     }
 
+    /// A failed sync of the log, as its stores report it.
+    pub(super) fn sync_error(&self, source: io::Error) -> StoreError {
+        StoreError::Io {
+            op: IoOperation::Sync,
+            path: self.dir.clone(),
+            source,
+        }
+    }
+
     /// Syncs made since the log was opened.
     pub(super) fn syncs(&self) -> u64 {
         lock_or_recover(&self.sync).syncs

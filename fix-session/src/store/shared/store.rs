@@ -63,17 +63,20 @@ struct Waiter {
 }
 
 impl Durable for Waiter {
-    fn make_durable(&self) -> io::Result<()> {
+    fn make_durable(&self) -> Result<(), StoreError> {
         self.log
             .wait_durable(self.waiting.at.load(Ordering::Acquire))
+            .map_err(|source| self.log.sync_error(source))
     }
 
     fn awaitable(&self) -> bool {
         true
     }
 
-    fn poll_durable(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.log.poll_durable(&self.waiting, cx)
+    fn poll_durable(&self, cx: &mut Context<'_>) -> Poll<Result<(), StoreError>> {
+        self.log
+            .poll_durable(&self.waiting, cx)
+            .map_err(|source| self.log.sync_error(source))
     }
 
     fn on_durable(&self, hook: Option<Arc<dyn OnDurable>>) -> bool {
@@ -478,13 +481,9 @@ impl MessageStore for SharedStore {
         let Some((_, target)) = self.in_flight.take_if(|(id, _)| *id == done.id()) else {
             return Ok(());
         };
-        if let Err(source) = done.into_result() {
+        if let Err(e) = done.into_result() {
             self.poisoned = true;
-            return Err(StoreError::Io {
-                op: IoOperation::Sync,
-                path: self.log.dir.clone(),
-                source,
-            });
+            return Err(e);
         }
         self.synced = self.synced.max(target);
         Ok(())
