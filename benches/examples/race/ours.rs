@@ -8,13 +8,19 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use fix_core::Message;
+use fix_core::value::{Decimal, FixStr};
 use fix_engine::config::{Schedule, SessionBuilder, Settings};
 use fix_engine::{Engine, EngineOptions, SendError, SessionHandle};
 use fix_session::{AppReject, Application, Outbox, SessionId, State, SyncPolicy};
+use fix44::components::{InstrumentBuilder, OrderQtyDataBuilder};
+use fix44::enums::{ExecType, OrdStatus, Side};
+use fix44::messages::{
+    ExecutionReport, ExecutionReportBuilder, ExecutionReportRequired, NewOrderSingle,
+};
 use tokio::runtime::Handle;
 use tokio::sync::oneshot;
 
-use crate::{BACKOFF, Client, ORDER_FIELDS, REPORT_FIELDS, Tracker};
+use crate::{BACKOFF, Client, ORDER_FIELDS, Tracker};
 
 /// Our engine's name in the output.
 pub(crate) const NAME: &str = "ours";
@@ -37,37 +43,110 @@ pub(crate) enum Store<'a> {
 }
 
 /// The acceptor: answers each NewOrderSingle with an ExecutionReport, or (one-way)
-/// only records it.
+/// only records it. On the typed path, as the executor example is: the order
+/// through fix44's generated dispatch, the report a builder sent through the
+/// `Outbox` (the same fields as QuickFIX's side of the race answers with).
 struct Executor {
-    body: Vec<u8>,
     record_only: Option<Arc<Tracker>>,
+    values: ReportValues,
 }
 
-impl Application for Executor {
-    fn from_app(&mut self, msg: &Message<'_>, out: &mut Outbox) -> Result<(), AppReject> {
-        if msg.msg_type() == b"D" {
-            let cl_ord_id = msg.get(11).unwrap_or_default();
-            match &self.record_only {
-                Some(t) => t.record(cl_ord_id),
-                None => {
-                    crate::body(&mut self.body, cl_ord_id, &REPORT_FIELDS);
-                    out.send_body(b"8", &self.body);
-                }
+/// `REPORT_FIELDS`' values, typed once.
+#[derive(Clone, Copy)]
+struct ReportValues {
+    one: FixStr<'static>,
+    symbol: FixStr<'static>,
+    qty: Decimal,
+}
+
+impl Executor {
+    fn new(record_only: Option<Arc<Tracker>>) -> Self {
+        let text = |s: &'static str| FixStr::parse(s.as_bytes()).expect("no SOH in it");
+        let values = ReportValues {
+            one: text("1"),
+            symbol: text("EUR/USD"),
+            qty: Decimal::new(100, 0).expect("in range"),
+        };
+        Executor {
+            record_only,
+            values,
+        }
+    }
+}
+
+impl fix44::Handler<Outbox, AppReject> for Executor {
+    fn on_new_order_single(
+        &mut self,
+        order: &NewOrderSingle<'_>,
+        out: &mut Outbox,
+    ) -> Result<(), AppReject> {
+        let cl_ord_id = order.cl_ord_id().ok();
+        match &self.record_only {
+            Some(t) => t.record(cl_ord_id.map_or(&[][..], |c| c.as_bytes())),
+            None => {
+                let report = report(cl_ord_id, self.values);
+                out.send(&report).map_err(|e| AppReject::Business {
+                    reason: 0,
+                    ref_tag: None,
+                    text: e.to_string(),
+                })?;
             }
         }
         Ok(())
     }
 }
 
-/// The initiator: records each ExecutionReport's arrival.
+impl Application for Executor {
+    fn from_app(&mut self, msg: &Message<'_>, out: &mut Outbox) -> Result<(), AppReject> {
+        fix44::crack(self, msg, out)
+    }
+}
+
+/// The race's ExecutionReport for an order: `REPORT_FIELDS`, typed.
+fn report(cl_ord_id: Option<FixStr<'_>>, v: ReportValues) -> ExecutionReportBuilder<'_> {
+    let zero = Decimal::ZERO;
+    ExecutionReportBuilder {
+        cl_ord_id,
+        instrument: Some(InstrumentBuilder {
+            symbol: Some(v.symbol),
+            ..Default::default()
+        }),
+        order_qty_data: Some(OrderQtyDataBuilder {
+            order_qty: Some(v.qty),
+            ..Default::default()
+        }),
+        ..ExecutionReport::builder(ExecutionReportRequired {
+            order_id: v.one,
+            exec_id: v.one,
+            exec_type: ExecType::New,
+            ord_status: OrdStatus::New,
+            side: Side::Buy,
+            leaves_qty: v.qty,
+            cum_qty: zero,
+            avg_px: zero,
+        })
+    }
+}
+
+/// The initiator: records each ExecutionReport's arrival, read through its
+/// typed view.
 struct Recorder(Arc<Tracker>);
 
-impl Application for Recorder {
-    fn from_app(&mut self, msg: &Message<'_>, _out: &mut Outbox) -> Result<(), AppReject> {
-        if msg.msg_type() == b"8" {
-            self.0.record(msg.get(11).unwrap_or_default());
-        }
+impl fix44::Handler<Outbox, AppReject> for Recorder {
+    fn on_execution_report(
+        &mut self,
+        er: &ExecutionReport<'_>,
+        _out: &mut Outbox,
+    ) -> Result<(), AppReject> {
+        let cl_ord_id = er.cl_ord_id().ok().flatten();
+        self.0.record(cl_ord_id.map_or(&[][..], |c| c.as_bytes()));
         Ok(())
+    }
+}
+
+impl Application for Recorder {
+    fn from_app(&mut self, msg: &Message<'_>, out: &mut Outbox) -> Result<(), AppReject> {
+        fix44::crack(self, msg, out)
     }
 }
 
@@ -317,10 +396,7 @@ pub(crate) fn with_client(
     let pair = Pair::start(
         stores,
         EngineOptions::default(),
-        || Executor {
-            body: Vec::new(),
-            record_only: None,
-        },
+        || Executor::new(None),
         tracker.clone(),
     )?;
     let mut client = OursClient::new(&pair);
@@ -340,10 +416,7 @@ pub(crate) fn one_way(n: u64) -> Result<f64, String> {
     let pair = Pair::start(
         Stores::Memory,
         options,
-        move || Executor {
-            body: Vec::new(),
-            record_only: Some(counted.clone()),
-        },
+        move || Executor::new(Some(counted.clone())),
         Arc::new(Tracker::new(0)),
     )?;
     let mut client = OursClient::new(&pair);
