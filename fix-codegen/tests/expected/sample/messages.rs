@@ -37,7 +37,11 @@ t::message!(
     c::Header(..9), trailer = c::Trailer(10..),
 );
 impl<'a> Heartbeat<'a> {
-    t::opt!(test_req_id, slot = 9, tag = 112, "TestReqID", STRING);
+    ///`TestReqID` (112), STRING.
+    #[inline]
+    pub fn test_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(9, 112)
+    }
 }
 /// Builds a `Heartbeat`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
@@ -84,9 +88,21 @@ t::message!(
     c::Header(..9), trailer = c::Trailer(12..),
 );
 impl<'a> Logon<'a> {
-    t::req!(heart_bt_int, slot = 9, tag = 108, "HeartBtInt", INT);
-    t::opt!(raw_data_length, slot = 10, tag = 95, "RawDataLength", LENGTH);
-    t::opt!(raw_data, slot = 11, tag = 96, "RawData", DATA);
+    ///`HeartBtInt` (108), INT, required.
+    #[inline]
+    pub fn heart_bt_int(&self) -> t::Req<i64> {
+        self.0.req(9, 108)
+    }
+    ///`RawDataLength` (95), LENGTH.
+    #[inline]
+    pub fn raw_data_length(&self) -> t::Opt<v::Length> {
+        self.0.get(10, 95)
+    }
+    ///`RawData` (96), DATA.
+    #[inline]
+    pub fn raw_data(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(11)
+    }
 }
 /// Builds a `Logon`: [`LogonBuilder::new`] (as does [`Logon::builder`]) takes [`LogonRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -160,18 +176,54 @@ t::message!(
     NEW_ORDER_SINGLE, header = c::Header(..9), trailer = c::Trailer(26..),
 );
 impl<'a> NewOrderSingle<'a> {
-    t::req!(cl_ord_id, slot = 9, tag = 11, "ClOrdID", STRING);
+    ///`ClOrdID` (11), STRING, required.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(9, 11)
+    }
     t::comp!(parties, slot = 10, slots = 1, "Parties", c::Parties);
-    t::opt!(account, slot = 11, tag = 1, "Account", STRING);
+    ///`Account` (1), STRING.
+    #[inline]
+    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(11, 1)
+    }
     t::req_comp!(instrument, slot = 12, slots = 5, "Instrument", c::Instrument);
-    t::req!(side, slot = 17, tag = 54, "Side", CHAR, e::Side);
-    t::req!(transact_time, slot = 18, tag = 60, "TransactTime", UTCTIMESTAMP);
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(17, 54)
+    }
+    ///`TransactTime` (60), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(18, 60)
+    }
     t::req_comp!(order_qty_data, slot = 19, slots = 2, "OrderQtyData", c::OrderQtyData);
-    t::req!(ord_type, slot = 21, tag = 40, "OrdType", CHAR, e::OrdType);
-    t::opt!(price, slot = 22, tag = 44, "Price", PRICE);
-    t::opt!(time_in_force, slot = 23, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
-    t::opt!(exec_inst, slot = 24, tag = 18, "ExecInst", MULTIPLECHARVALUE);
-    t::opt!(text, slot = 25, tag = 58, "Text", STRING);
+    ///`OrdType` (40), CHAR, required.
+    #[inline]
+    pub fn ord_type(&self) -> t::Req<e::OrdType> {
+        self.0.req(21, 40)
+    }
+    ///`Price` (44), PRICE.
+    #[inline]
+    pub fn price(&self) -> t::Opt<v::Decimal> {
+        self.0.get(22, 44)
+    }
+    ///`TimeInForce` (59), CHAR.
+    #[inline]
+    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
+        self.0.get(23, 59)
+    }
+    ///`ExecInst` (18), MULTIPLECHARVALUE.
+    #[inline]
+    pub fn exec_inst(&self) -> t::Opt<v::MultipleCharValue<'a>> {
+        self.0.get(24, 18)
+    }
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(25, 58)
+    }
 }
 /// Builds a `NewOrderSingle`: [`NewOrderSingleBuilder::new`] (as does [`NewOrderSingle::builder`]) takes [`NewOrderSingleRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -280,28 +332,84 @@ t::message!(
     EXECUTION_REPORT, header = c::Header(..9), trailer = c::Trailer(32..),
 );
 impl<'a> ExecutionReport<'a> {
-    t::req!(order_id, slot = 9, tag = 37, "OrderID", STRING);
-    t::opt!(cl_ord_id, slot = 10, tag = 11, "ClOrdID", STRING);
-    t::req!(exec_id, slot = 11, tag = 17, "ExecID", STRING);
-    t::req!(exec_type, slot = 12, tag = 150, "ExecType", CHAR, e::ExecType);
-    t::req!(ord_status, slot = 13, tag = 39, "OrdStatus", CHAR, e::OrdStatus);
+    ///`OrderID` (37), STRING, required.
+    #[inline]
+    pub fn order_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(9, 37)
+    }
+    ///`ClOrdID` (11), STRING.
+    #[inline]
+    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(10, 11)
+    }
+    ///`ExecID` (17), STRING, required.
+    #[inline]
+    pub fn exec_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(11, 17)
+    }
+    ///`ExecType` (150), CHAR, required.
+    #[inline]
+    pub fn exec_type(&self) -> t::Req<e::ExecType> {
+        self.0.req(12, 150)
+    }
+    ///`OrdStatus` (39), CHAR, required.
+    #[inline]
+    pub fn ord_status(&self) -> t::Req<e::OrdStatus> {
+        self.0.req(13, 39)
+    }
     t::comp!(parties, slot = 14, slots = 1, "Parties", c::Parties);
     t::req_comp!(instrument, slot = 15, slots = 5, "Instrument", c::Instrument);
-    t::req!(side, slot = 20, tag = 54, "Side", CHAR, e::Side);
+    ///`Side` (54), CHAR, required.
+    #[inline]
+    pub fn side(&self) -> t::Req<e::Side> {
+        self.0.req(20, 54)
+    }
     t::comp!(order_qty_data, slot = 21, slots = 2, "OrderQtyData", c::OrderQtyData);
-    t::opt!(last_qty, slot = 23, tag = 32, "LastQty", QTY);
-    t::opt!(last_px, slot = 24, tag = 31, "LastPx", PRICE);
-    t::req!(leaves_qty, slot = 25, tag = 151, "LeavesQty", QTY);
-    t::req!(cum_qty, slot = 26, tag = 14, "CumQty", QTY);
-    t::req!(avg_px, slot = 27, tag = 6, "AvgPx", PRICE);
+    ///`LastQty` (32), QTY.
+    #[inline]
+    pub fn last_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(23, 32)
+    }
+    ///`LastPx` (31), PRICE.
+    #[inline]
+    pub fn last_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(24, 31)
+    }
+    ///`LeavesQty` (151), QTY, required.
+    #[inline]
+    pub fn leaves_qty(&self) -> t::Req<v::Decimal> {
+        self.0.req(25, 151)
+    }
+    ///`CumQty` (14), QTY, required.
+    #[inline]
+    pub fn cum_qty(&self) -> t::Req<v::Decimal> {
+        self.0.req(26, 14)
+    }
+    ///`AvgPx` (6), PRICE, required.
+    #[inline]
+    pub fn avg_px(&self) -> t::Req<v::Decimal> {
+        self.0.req(27, 6)
+    }
     t::group!(
         no_contra_brokers, slot = 28, tag = 382, "NoContraBrokers", entry =
         ExecutionReportNoContraBrokers, slots = 2, table =
         EXECUTION_REPORT_NO_CONTRA_BROKERS
     );
-    t::opt!(text, slot = 29, tag = 58, "Text", STRING);
-    t::opt!(encoded_text_len, slot = 30, tag = 354, "EncodedTextLen", LENGTH);
-    t::opt!(encoded_text, slot = 31, tag = 355, "EncodedText", DATA);
+    ///`Text` (58), STRING.
+    #[inline]
+    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(29, 58)
+    }
+    ///`EncodedTextLen` (354), LENGTH.
+    #[inline]
+    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
+        self.0.get(30, 354)
+    }
+    ///`EncodedText` (355), DATA.
+    #[inline]
+    pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
+        self.0.data(31)
+    }
 }
 /// Builds a `ExecutionReport`: [`ExecutionReportBuilder::new`] (as does [`ExecutionReport::builder`]) takes [`ExecutionReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -389,8 +497,16 @@ t::entry!(
     ExecutionReportNoContraBrokers, slots = 2, group = "NoContraBrokers", tag = 382
 );
 impl<'a> ExecutionReportNoContraBrokers<'a> {
-    t::opt!(contra_broker, slot = 0, tag = 375, "ContraBroker", STRING);
-    t::opt!(contra_trader, slot = 1, tag = 337, "ContraTrader", STRING);
+    ///`ContraBroker` (375), STRING.
+    #[inline]
+    pub fn contra_broker(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 375)
+    }
+    ///`ContraTrader` (337), STRING.
+    #[inline]
+    pub fn contra_trader(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 337)
+    }
 }
 /// One field of a `NoContraBrokers` (382) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -465,7 +581,11 @@ t::message!(
     c::Trailer(11..),
 );
 impl<'a> MarketDataIncrementalRefresh<'a> {
-    t::opt!(md_req_id, slot = 9, tag = 262, "MDReqID", STRING);
+    ///`MDReqID` (262), STRING.
+    #[inline]
+    pub fn md_req_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(9, 262)
+    }
     t::req_group!(
         no_md_entries, slot = 10, tag = 268, "NoMDEntries", entry =
         MarketDataIncrementalRefreshNoMdEntries, slots = 12, table =
@@ -516,14 +636,32 @@ t::entry!(
     MarketDataIncrementalRefreshNoMdEntries, slots = 12, group = "NoMDEntries", tag = 268
 );
 impl<'a> MarketDataIncrementalRefreshNoMdEntries<'a> {
-    t::req!(
-        md_update_action, slot = 0, tag = 279, "MDUpdateAction", CHAR, e::MdUpdateAction
-    );
-    t::opt!(md_entry_type, slot = 1, tag = 269, "MDEntryType", CHAR, e::MdEntryType);
-    t::opt!(md_entry_id, slot = 2, tag = 278, "MDEntryID", STRING);
+    ///`MDUpdateAction` (279), CHAR, required.
+    #[inline]
+    pub fn md_update_action(&self) -> t::Req<e::MdUpdateAction> {
+        self.0.req(0, 279)
+    }
+    ///`MDEntryType` (269), CHAR.
+    #[inline]
+    pub fn md_entry_type(&self) -> t::Opt<e::MdEntryType> {
+        self.0.get(1, 269)
+    }
+    ///`MDEntryID` (278), STRING.
+    #[inline]
+    pub fn md_entry_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(2, 278)
+    }
     t::comp!(instrument, slot = 3, slots = 5, "Instrument", c::Instrument);
-    t::opt!(md_entry_px, slot = 8, tag = 270, "MDEntryPx", PRICE);
-    t::opt!(md_entry_size, slot = 9, tag = 271, "MDEntrySize", QTY);
+    ///`MDEntryPx` (270), PRICE.
+    #[inline]
+    pub fn md_entry_px(&self) -> t::Opt<v::Decimal> {
+        self.0.get(8, 270)
+    }
+    ///`MDEntrySize` (271), QTY.
+    #[inline]
+    pub fn md_entry_size(&self) -> t::Opt<v::Decimal> {
+        self.0.get(9, 271)
+    }
     t::group!(
         no_quote_conditions, slot = 10, tag = 267, "NoQuoteConditions", entry =
         MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions, slots = 1, table =
@@ -621,7 +759,11 @@ t::entry!(
     "NoQuoteConditions", tag = 267
 );
 impl<'a> MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a> {
-    t::opt!(quote_condition, slot = 0, tag = 276, "QuoteCondition", MULTIPLESTRINGVALUE);
+    ///`QuoteCondition` (276), MULTIPLESTRINGVALUE.
+    #[inline]
+    pub fn quote_condition(&self) -> t::Opt<v::MultipleValueString<'a>> {
+        self.0.get(0, 276)
+    }
 }
 /// One field of a `NoQuoteConditions` (267) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]

@@ -4,14 +4,46 @@ use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
 t::block!(Header, doc = " The standard header, in every message.");
 impl<'v, 'a> Header<'v, 'a> {
-    t::req!(begin_string, slot = 0, tag = 8, "BeginString", STRING);
-    t::req!(body_length, slot = 1, tag = 9, "BodyLength", LENGTH);
-    t::req!(msg_type, slot = 2, tag = 35, "MsgType", STRING, e::MsgType);
-    t::req!(sender_comp_id, slot = 3, tag = 49, "SenderCompID", STRING);
-    t::req!(target_comp_id, slot = 4, tag = 56, "TargetCompID", STRING);
-    t::req!(msg_seq_num, slot = 5, tag = 34, "MsgSeqNum", SEQNUM);
-    t::opt!(poss_dup_flag, slot = 6, tag = 43, "PossDupFlag", BOOLEAN);
-    t::req!(sending_time, slot = 7, tag = 52, "SendingTime", UTCTIMESTAMP);
+    ///`BeginString` (8), STRING, required.
+    #[inline]
+    pub fn begin_string(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(0, 8)
+    }
+    ///`BodyLength` (9), LENGTH, required.
+    #[inline]
+    pub fn body_length(&self) -> t::Req<v::Length> {
+        self.0.req(1, 9)
+    }
+    ///`MsgType` (35), STRING, required.
+    #[inline]
+    pub fn msg_type(&self) -> t::Req<e::MsgType<'a>> {
+        self.0.req(2, 35)
+    }
+    ///`SenderCompID` (49), STRING, required.
+    #[inline]
+    pub fn sender_comp_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(3, 49)
+    }
+    ///`TargetCompID` (56), STRING, required.
+    #[inline]
+    pub fn target_comp_id(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(4, 56)
+    }
+    ///`MsgSeqNum` (34), SEQNUM, required.
+    #[inline]
+    pub fn msg_seq_num(&self) -> t::Req<v::SeqNum> {
+        self.0.req(5, 34)
+    }
+    ///`PossDupFlag` (43), BOOLEAN.
+    #[inline]
+    pub fn poss_dup_flag(&self) -> t::Opt<bool> {
+        self.0.get(6, 43)
+    }
+    ///`SendingTime` (52), UTCTIMESTAMP, required.
+    #[inline]
+    pub fn sending_time(&self) -> t::Req<v::UtcTimestamp> {
+        self.0.req(7, 52)
+    }
     t::group!(
         no_hops, slot = 8, tag = 627, "NoHops", entry = HeaderNoHops, slots = 2, table =
         HEADER_NO_HOPS
@@ -81,8 +113,16 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
 };
 t::entry!(HeaderNoHops, slots = 2, group = "NoHops", tag = 627);
 impl<'a> HeaderNoHops<'a> {
-    t::opt!(hop_comp_id, slot = 0, tag = 628, "HopCompID", STRING);
-    t::opt!(hop_ref_id, slot = 1, tag = 629, "HopRefID", SEQNUM);
+    ///`HopCompID` (628), STRING.
+    #[inline]
+    pub fn hop_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 628)
+    }
+    ///`HopRefID` (629), SEQNUM.
+    #[inline]
+    pub fn hop_ref_id(&self) -> t::Opt<v::SeqNum> {
+        self.0.get(1, 629)
+    }
 }
 /// One field of a `NoHops` (627) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -116,21 +156,38 @@ t::build!(
 );
 t::block!(Trailer, doc = " The standard trailer, in every message.");
 impl<'v, 'a> Trailer<'v, 'a> {
-    t::req!(check_sum, slot = 0, tag = 10, "CheckSum", STRING);
+    ///`CheckSum` (10), STRING, required.
+    #[inline]
+    pub fn check_sum(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(0, 10)
+    }
 }
 t::block!(Instrument, component = "Instrument");
 impl<'v, 'a> Instrument<'v, 'a> {
-    t::req!(symbol, slot = 0, tag = 55, "Symbol", STRING);
-    t::opt!(security_id, slot = 1, tag = 48, "SecurityID", STRING);
-    t::opt!(
-        security_id_source, slot = 2, tag = 22, "SecurityIDSource", STRING,
-        e::SecurityIdSource
-    );
+    ///`Symbol` (55), STRING, required.
+    #[inline]
+    pub fn symbol(&self) -> t::Req<v::FixStr<'a>> {
+        self.0.req(0, 55)
+    }
+    ///`SecurityID` (48), STRING.
+    #[inline]
+    pub fn security_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 48)
+    }
+    ///`SecurityIDSource` (22), STRING.
+    #[inline]
+    pub fn security_id_source(&self) -> t::Opt<e::SecurityIdSource<'a>> {
+        self.0.get(2, 22)
+    }
     t::group!(
         no_security_alt_id, slot = 3, tag = 454, "NoSecurityAltID", entry =
         InstrumentNoSecurityAltId, slots = 2, table = INSTRUMENT_NO_SECURITY_ALT_ID
     );
-    t::opt!(security_type, slot = 4, tag = 167, "SecurityType", STRING, e::SecurityType);
+    ///`SecurityType` (167), STRING.
+    #[inline]
+    pub fn security_type(&self) -> t::Opt<e::SecurityType<'a>> {
+        self.0.get(4, 167)
+    }
 }
 /// Builds the `Instrument` component: [`InstrumentBuilder::new`] takes [`InstrumentRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -172,8 +229,16 @@ pub static INSTRUMENT_NO_SECURITY_ALT_ID: t::Group = t::Group {
 };
 t::entry!(InstrumentNoSecurityAltId, slots = 2, group = "NoSecurityAltID", tag = 454);
 impl<'a> InstrumentNoSecurityAltId<'a> {
-    t::opt!(security_alt_id, slot = 0, tag = 455, "SecurityAltID", STRING);
-    t::opt!(security_alt_id_source, slot = 1, tag = 456, "SecurityAltIDSource", STRING);
+    ///`SecurityAltID` (455), STRING.
+    #[inline]
+    pub fn security_alt_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 455)
+    }
+    ///`SecurityAltIDSource` (456), STRING.
+    #[inline]
+    pub fn security_alt_id_source(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(1, 456)
+    }
 }
 /// One field of a `NoSecurityAltID` (454) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -235,11 +300,21 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
 };
 t::entry!(PartiesNoPartyIds, slots = 4, group = "NoPartyIDs", tag = 453);
 impl<'a> PartiesNoPartyIds<'a> {
-    t::opt!(party_id, slot = 0, tag = 448, "PartyID", STRING);
-    t::opt!(
-        party_id_source, slot = 1, tag = 447, "PartyIDSource", CHAR, e::PartyIdSource
-    );
-    t::opt!(party_role, slot = 2, tag = 452, "PartyRole", INT, e::PartyRole);
+    ///`PartyID` (448), STRING.
+    #[inline]
+    pub fn party_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 448)
+    }
+    ///`PartyIDSource` (447), CHAR.
+    #[inline]
+    pub fn party_id_source(&self) -> t::Opt<e::PartyIdSource> {
+        self.0.get(1, 447)
+    }
+    ///`PartyRole` (452), INT.
+    #[inline]
+    pub fn party_role(&self) -> t::Opt<e::PartyRole<'a>> {
+        self.0.get(2, 452)
+    }
     t::comp!(ptys_sub_grp, slot = 3, slots = 1, "PtysSubGrp", PtysSubGrp);
 }
 /// One field of a `NoPartyIDs` (453) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
@@ -309,8 +384,16 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
 };
 t::entry!(PtysSubGrpNoPartySubIds, slots = 2, group = "NoPartySubIDs", tag = 802);
 impl<'a> PtysSubGrpNoPartySubIds<'a> {
-    t::opt!(party_sub_id, slot = 0, tag = 523, "PartySubID", STRING);
-    t::opt!(party_sub_id_type, slot = 1, tag = 803, "PartySubIDType", INT);
+    ///`PartySubID` (523), STRING.
+    #[inline]
+    pub fn party_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
+        self.0.get(0, 523)
+    }
+    ///`PartySubIDType` (803), INT.
+    #[inline]
+    pub fn party_sub_id_type(&self) -> t::Opt<i64> {
+        self.0.get(1, 803)
+    }
 }
 /// One field of a `NoPartySubIDs` (802) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -344,8 +427,16 @@ t::build!(
 );
 t::block!(OrderQtyData, component = "OrderQtyData");
 impl<'v, 'a> OrderQtyData<'v, 'a> {
-    t::opt!(order_qty, slot = 0, tag = 38, "OrderQty", QTY);
-    t::opt!(cash_order_qty, slot = 1, tag = 152, "CashOrderQty", QTY);
+    ///`OrderQty` (38), QTY.
+    #[inline]
+    pub fn order_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(0, 38)
+    }
+    ///`CashOrderQty` (152), QTY.
+    #[inline]
+    pub fn cash_order_qty(&self) -> t::Opt<v::Decimal> {
+        self.0.get(1, 152)
+    }
 }
 /// Builds the `OrderQtyData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
