@@ -33,6 +33,12 @@
 //! typed values with fix-core's encoder (`fix_benches::NewOrderSingle::encode`);
 //! `encode-built` the same fields through fix44's builders (`fix_benches::built`).
 //!
+//! `send-typed`, `send-encoded`, `send-pre` and `send-whole` queue the fill
+//! ExecutionReport of [`fix_benches::outbox`] in a session's `Outbox` by each path
+//! (`Outbox::send` of the builder; the body encoded, then `send_body`; `send_body`
+//! of a body encoded once beforehand; the whole message encoded, parsed and its
+//! body copied), whatever the stem.
+//!
 //! With `--features peers`, `probe case <group/lib> <n>` runs one case of
 //! `fix_benches::peers` (ours or a peer, exactly as the `peers` bench times it), e.g.
 //! `probe case "decode+validate/ExecutionReport/fefix" 1000`; `probe case list 0`
@@ -50,7 +56,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(what), Some(stem), Some(n)) = (args.next(), args.next(), args.next()) else {
         eprintln!(
-            "usage: probe <parse|frame|naive|validate|validate-cached|validate-gen|view|message|reads|typed|mdwalk|mdstream|mdflat|encode|encode-built>[/<another>] <corpus stem | stream> <iterations per batch>\n       probe decimal <value[@dp]> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
+            "usage: probe <parse|frame|naive|validate|validate-cached|validate-gen|view|message|reads|typed|mdwalk|mdstream|mdflat|encode|encode-built|send-typed|send-encoded|send-pre|send-whole>[/<another>] <corpus stem | stream> <iterations per batch>\n       probe decimal <value[@dp]> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
         );
         std::process::exit(2);
     };
@@ -86,6 +92,9 @@ fn main() {
     let nos = NewOrderSingle::corpus();
     let er = ExecutionReport::corpus();
     let mut out = [0u8; 512];
+    let report = fix_benches::outbox::fill();
+    let pre_encoded = fix_benches::outbox::encode_body(&report, &mut [0u8; 1024]).to_vec();
+    let mut outbox = fix_session::Outbox::default();
     let mut op = |what: &str, bytes: &[u8]| -> usize {
         if let Some(messages) = &stream {
             return match what {
@@ -160,6 +169,12 @@ fn main() {
                 let msg = parse(&parser, bytes, &mut fields);
                 fix_benches::typed::flat(&msg) as usize
             }
+            send if send.starts_with("send-") => fix_benches::outbox::answer(
+                &send["send-".len()..],
+                black_box(&report),
+                &pre_encoded,
+                &mut outbox,
+            ),
             "parse" => parse(&parser, bytes, &mut fields).fields().len(),
             "frame" => parser.frame(bytes).unwrap().complete().unwrap().len(),
             "naive" => naive_split(bytes, &mut split),

@@ -1,6 +1,7 @@
 //! Shared by the criterion benchmarks: the corpus, and the floors our parser is
 //! measured against in the same run.
 
+pub mod outbox;
 #[cfg(feature = "peers")]
 pub mod peers;
 pub mod session;

@@ -105,6 +105,10 @@ struct Live {
     /// Why a direct sender found the connection broken (its socket, the
     /// store, the log): the task ends the connection with it when it wakes.
     failure: Option<End>,
+    /// The sync a direct sender began and left to the task to wait for (a
+    /// store whose sync runs elsewhere: a database commit, say): the sender
+    /// never waits for it, and its bytes leave when it ends.
+    handed: Option<SyncJob>,
 }
 
 impl<D: Schema> SessionCell<D> {
@@ -240,6 +244,7 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
             metrics,
             spare,
             taken,
+            sync_taken,
             connection,
             ..
         } = &mut *guard;
@@ -268,6 +273,7 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
             metrics,
             spare,
             taken,
+            sync_taken,
             live,
             shared,
         };
@@ -404,6 +410,7 @@ struct Direct<'a, D: Schema> {
     metrics: &'a mut SessionMetrics,
     spare: &'a mut Batch,
     taken: &'a mut Vec<(u64, u64)>,
+    sync_taken: &'a mut Vec<(u64, u64)>,
     live: &'a mut Live,
     shared: &'a Shared,
 }
@@ -419,6 +426,7 @@ impl<D: Schema> Direct<'_, D> {
             metrics,
             spare,
             taken,
+            sync_taken,
             live,
             shared,
         } = self;
@@ -450,14 +458,25 @@ impl<D: Schema> Direct<'_, D> {
             }
         };
         // Durable before it leaves: one sync (group commit) for what others
-        // queued and this message.
-        if let Err(e) = session.sync() {
-            settle(shared, taken, Some(&e));
-            live.failure = Some(End::Failed(e));
-            shared.wake.notify_one();
-            return took;
+        // queued and this message, made here when the store syncs in place;
+        // a sync that runs elsewhere (a database's commit) is the task's to
+        // wait for, and the sender goes on.
+        match session.begin_sync() {
+            Err(e) => {
+                settle(shared, taken, Some(&e));
+                live.failure = Some(End::Failed(e));
+                shared.wake.notify_one();
+                return took;
+            }
+            Ok(Some(job)) => {
+                // No sync was in flight (checked above), so the task has
+                // told every send of the last one.
+                debug_assert!(sync_taken.is_empty());
+                std::mem::swap(taken, sync_taken);
+                live.handed = Some(job);
+            }
+            Ok(None) => settle(shared, taken, None),
         }
-        settle(shared, taken, None);
         let failure = match forward_events(session, journal, metrics, shared, now.wall) {
             Err(e) => Some(End::Log(e)),
             Ok(()) => write(&mut live.stream, session).err().map(End::Io),
@@ -465,6 +484,7 @@ impl<D: Schema> Direct<'_, D> {
         // The task arms what this left it: a write the socket did not take,
         // the log's flush, the end of a broken connection.
         if failure.is_some()
+            || live.handed.is_some()
             || !session.output().is_empty()
             || live.stream.has_unsent()
             || (!flush_armed && journal.flush_due().is_some())
@@ -574,6 +594,7 @@ pub(crate) async fn run<D: Schema>(
             stream,
             limits,
             failure: None,
+            handed: None,
         });
         let slot = &mut *slot;
         let now = clock::now();
@@ -598,6 +619,13 @@ pub(crate) async fn run<D: Schema>(
 /// events forwarded), what the handles queued kept or dropped as the
 /// options say.
 fn finish<D: Schema>(slot: &mut Slot<D>, shared: &Shared, limits: Limits) {
+    if let Connection::Live(live) = &mut slot.connection
+        && let Some(job) = live.handed.take()
+    {
+        // A direct sender's sync the task never took (it ended first).
+        let ended = slot.session.end_sync(job.run());
+        settle(shared, &mut slot.sync_taken, ended.as_ref().err());
+    }
     if slot.session.sync_in_flight() {
         // The task ended (a panic) with its sync's outcome unread: a sync
         // here covers what it did, so the tracked sends learn the truth.
@@ -998,6 +1026,14 @@ impl<'a, D: Schema> Step<'a, D> {
         let Connection::Live(live) = connection else {
             unreachable!("a running connection's slot holds its stream");
         };
+        // First the sync a direct sender left: even a connection that ends
+        // now waits for it, so that its tracked sends are told.
+        if let Some(job) = live.handed.take() {
+            debug_assert!(progress.syncing.is_none());
+            progress.syncing = Some(start_sync(job));
+            progress.sync_began = Some(Instant::now());
+            hand_to_sync_thread(session, progress, &live.stream);
+        }
         if let Some(end) = live.failure.take() {
             return Err(end);
         }

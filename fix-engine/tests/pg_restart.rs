@@ -140,3 +140,85 @@ async fn orders_survive_an_immediate_restart_of_the_database() {
     ini.shutdown(Duration::from_secs(2)).await.unwrap();
     acc.shutdown(Duration::from_secs(2)).await.unwrap();
 }
+
+/// `send_now` on a session whose store is PostgreSQL leaves the commit to
+/// the connection task (issue 38): with the server frozen (SIGSTOP), the
+/// call returns at once, and the order stays unsent, as it is not durable;
+/// once the server is thawed, its batch commits, it leaves and is answered
+/// once. Before, the caller's thread waited for the commit while holding
+/// the session, so a paced sender fell behind by a commit an order.
+#[tokio::test]
+async fn send_now_does_not_wait_for_the_database() {
+    let Some(pg) = PgServer::start_or_skip("pg-send-now") else {
+        return;
+    };
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = start([acceptor("EXEC", "C1", 0)], &tx, true).await;
+    let port = port_of(&acc);
+    let ini = start(
+        [initiator("C1", "EXEC", port)
+            .postgres_store(pg.connection_string())
+            .postgres_store_lease(Duration::from_secs(30))
+            .postgres_store_node("initiator")],
+        &tx,
+        false,
+    )
+    .await;
+    let id = SessionId::new("FIX.4.4", "C1", "EXEC");
+    let acceptor_id = SessionId::new("FIX.4.4", "EXEC", "C1");
+    let handle = ini.session(&id).unwrap();
+    tokio::time::timeout(Duration::from_secs(20), handle.wait_for(State::LoggedOn))
+        .await
+        .expect("logged on");
+    // One order through first: the Logon's batches are committed and the
+    // session is idle when the server stops.
+    handle.send_now(b"D", &order("FIRST")).unwrap();
+    loop {
+        if let (got, Event::App { cl_ord_id, .. }) = next(&mut rx, 20).await
+            && got == id
+            && cl_ord_id == "R-FIRST"
+        {
+            break;
+        }
+    }
+
+    pg.freeze().unwrap();
+    let sender = handle.clone();
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    let thread = std::thread::spawn(move || {
+        let _ = done_tx.send(sender.send_now(b"D", &order("FROZEN")));
+    });
+    let returned =
+        tokio::task::spawn_blocking(move || done_rx.recv_timeout(Duration::from_secs(3)))
+            .await
+            .unwrap();
+    // While the commit cannot end, nothing of the order may reach the peer.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut early = Vec::new();
+    while let Ok((got, event)) = rx.try_recv() {
+        if let Event::App { cl_ord_id, .. } = event {
+            early.push((got, cl_ord_id));
+        }
+    }
+    // Thawed before any assertion, so that a failure does not leave the
+    // server stopped (its drop would wait for it).
+    pg.thaw().unwrap();
+    let returned = returned.expect("send_now returned while the database was frozen");
+    returned.expect("send_now took the order");
+    assert!(early.is_empty(), "sent before its commit: {early:?}");
+    thread.join().unwrap();
+
+    let mut seen = 0;
+    loop {
+        match next(&mut rx, 20).await {
+            (got, Event::App { cl_ord_id, .. }) if got == acceptor_id && cl_ord_id == "FROZEN" => {
+                seen += 1
+            }
+            (got, Event::App { cl_ord_id, .. }) if got == id && cl_ord_id == "R-FROZEN" => break,
+            _ => {}
+        }
+    }
+    assert_eq!(seen, 1, "the order reached the acceptor once");
+    ini.shutdown(Duration::from_secs(2)).await.unwrap();
+    acc.shutdown(Duration::from_secs(2)).await.unwrap();
+}

@@ -199,6 +199,51 @@ impl PgServer {
         self.start_again()
     }
 
+    /// Stops every process of the server (SIGSTOP): connections stay open
+    /// and nothing is answered, as a server stalled on its disk or its host
+    /// would be, until [`thaw`](Self::thaw).
+    ///
+    /// ```no_run
+    /// # let pg = fix_test_support::pg::PgServer::start("doc-freeze").unwrap();
+    /// pg.freeze().unwrap();
+    /// pg.thaw().unwrap();
+    /// ```
+    pub fn freeze(&self) -> Result<(), String> {
+        self.signal("STOP")
+    }
+
+    /// Lets the processes [`freeze`](Self::freeze) stopped go on (SIGCONT).
+    pub fn thaw(&self) -> Result<(), String> {
+        self.signal("CONT")
+    }
+
+    /// Sends `sig` to the postmaster (the first line of `postmaster.pid`)
+    /// and to each of its children (by their parent in `/proc/PID/stat`).
+    fn signal(&self, sig: &str) -> Result<(), String> {
+        let file = self.data_dir().join("postmaster.pid");
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        let postmaster = text.lines().next().unwrap_or_default().trim().to_owned();
+        let mut pids = vec![postmaster.clone()];
+        let proc = std::fs::read_dir("/proc").map_err(|e| format!("cannot list /proc: {e}"))?;
+        for entry in proc.flatten() {
+            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            // `pid (comm) state ppid ...`: comm may hold spaces, so after the last ')'.
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1));
+            if ppid == Some(postmaster.as_str()) {
+                pids.push(entry.file_name().to_string_lossy().into_owned());
+            }
+        }
+        let out = Command::new("kill")
+            .arg(format!("-{sig}"))
+            .args(&pids)
+            .output()
+            .map_err(|e| format!("cannot run kill: {e}"))?;
+        check("kill", Ok(out))
+    }
+
     fn data_dir(&self) -> PathBuf {
         self.dir.join("data")
     }

@@ -1,0 +1,97 @@
+//! What a commit costs on this machine, the store's against the bare
+//! statements, each on a private server (initdb into a temporary
+//! directory, a Unix socket, fsync and synchronous_commit on):
+//!
+//! - `SELECT 1`: a round trip to the server;
+//! - `INSERT`: a one-row insert, autocommitted (a round trip and a WAL flush);
+//! - `UPDATE + INSERT`: a counter's update feeding an insert, the shape of
+//!   the store's batch statement;
+//! - the store: one 200-byte message stored and synced
+//!   (`MessageStore::store` then `sync`), through the store's thread.
+//!
+//! ```text
+//! cargo run --release -p fix-store-postgres --example commit_probe
+//! ```
+
+use fix_session::MessageStore;
+use fix_store_postgres::{PgConfig, PostgresStore};
+use fix_test_support::pg::PgServer;
+use std::time::{Instant, SystemTime};
+
+const ROUNDS: usize = 3000;
+
+fn main() {
+    let pg = PgServer::start("commit-probe").expect("a private PostgreSQL server");
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(bare(&pg.connection_string()));
+    let config = PgConfig::new(pg.connection_string(), "probe");
+    let mut store = PostgresStore::open(&config, "FIX.4.4-A-B", SystemTime::now()).unwrap();
+    let message = vec![b'x'; 200];
+    let times = (0..ROUNDS)
+        .map(|_| {
+            let start = Instant::now();
+            store.store(store.next_sender_seq(), &message).unwrap();
+            store.sync().unwrap();
+            start.elapsed().as_micros()
+        })
+        .collect();
+    report("store + sync", times);
+}
+
+/// The bare statements through tokio-postgres, prepared once.
+async fn bare(connection: &str) {
+    let (client, conn) = tokio_postgres::connect(connection, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(conn);
+    client
+        .batch_execute(
+            "CREATE TABLE probe_rows (k bigint PRIMARY KEY, v bytea);
+             CREATE TABLE probe_counter (k int PRIMARY KEY, n bigint);
+             INSERT INTO probe_counter VALUES (1, 0)",
+        )
+        .await
+        .unwrap();
+    let select = client.prepare("SELECT 1").await.unwrap();
+    let insert = client
+        .prepare("INSERT INTO probe_rows VALUES ($1, $2)")
+        .await
+        .unwrap();
+    let both = client
+        .prepare(
+            "WITH c AS (UPDATE probe_counter SET n = n + 1 WHERE k = 1 RETURNING n)
+             INSERT INTO probe_rows SELECT c.n + 1000000000, $1 FROM c",
+        )
+        .await
+        .unwrap();
+    let value = vec![b'x'; 200];
+    for name in ["SELECT 1", "INSERT", "UPDATE + INSERT"] {
+        let mut times = Vec::with_capacity(ROUNDS);
+        for i in 0..ROUNDS as i64 {
+            let start = Instant::now();
+            match name {
+                "SELECT 1" => client.query(&select, &[]).await.map(|_| 0),
+                "INSERT" => client.execute(&insert, &[&i, &value]).await,
+                _ => client.execute(&both, &[&value]).await,
+            }
+            .unwrap();
+            times.push(start.elapsed().as_micros());
+        }
+        report(name, times);
+    }
+}
+
+fn report(name: &str, mut times: Vec<u128>) {
+    times.sort_unstable();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+    println!(
+        "{name}: p50 {} µs, p90 {} µs, p99 {} µs ({} rounds)",
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        times.len()
+    );
+}
