@@ -14,6 +14,7 @@ use std::process::ExitCode;
 use fix_codegen::emit::{self, Config};
 
 mod bench_report;
+mod fn_lengths;
 mod new_crate;
 mod plot;
 mod race;
@@ -229,6 +230,50 @@ fn regen(root: &Path, check: bool) -> Report {
     report
 }
 
+/// `fn-lengths [--max N] PATH...`: lists the functions over N lines (60 by
+/// default) in the paths, relative to the workspace; fails when there are any.
+fn fn_lengths_task(args: &[String]) -> ExitCode {
+    let mut max = 60;
+    let mut paths = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--max" => match args.next().and_then(|n| n.parse().ok()) {
+                Some(n) => max = n,
+                None => {
+                    eprintln!("fn-lengths: --max takes a number of lines");
+                    return ExitCode::FAILURE;
+                }
+            },
+            path => paths.push(root().join(path)),
+        }
+    }
+    match fn_lengths::over(&paths, max) {
+        Ok(long) if long.is_empty() => {
+            println!("no function over {max} lines");
+            ExitCode::SUCCESS
+        }
+        Ok(long) => {
+            for f in &long {
+                let file = f.file.strip_prefix(root()).unwrap_or(&f.file);
+                println!(
+                    "{:>4} lines  {}:{}  {}",
+                    f.lines,
+                    file.display(),
+                    f.line,
+                    f.name
+                );
+            }
+            println!("{} functions over {max} lines", long.len());
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("fn-lengths: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -241,6 +286,9 @@ fn main() -> ExitCode {
             );
             println!(
                 "  bench-report [--quickfix] [--race-only | --scale-only] [-- <criterion or scale args>]\n                   time ours beside the peers, count allocations, race the engines, write benches/RESULTS.md\n                   (--quickfix: QuickFIX C++ too; needs cmake and a C++ compiler;\n                   --race-only: only the engine race, into its section of the existing file;\n                   --scale-only: only the scale lane, into its section and benches/scale-latency.png,\n                   e.g. -- --sessions 1,10,100 --rates 2000 --seconds 3)"
+            );
+            println!(
+                "  fn-lengths [--max N] PATH...\n                   list the functions over N lines (default 60) in the files under PATH; fail if any"
             );
             ExitCode::SUCCESS
         }
@@ -302,6 +350,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some("fn-lengths") => fn_lengths_task(&args[1..]),
         Some("bench-report") => match bench_report::run(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
