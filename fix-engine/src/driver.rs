@@ -418,82 +418,102 @@ struct Direct<'a, D: Schema> {
 impl<D: Schema> Direct<'_, D> {
     /// Sends what others queued, then this message, syncs once and writes;
     /// whether the message was taken (else the caller queues it).
-    fn send(self, msg_type: &[u8], body: &[u8]) -> bool {
-        let Direct {
-            session,
-            app,
-            journal,
-            metrics,
-            spare,
-            taken,
-            sync_taken,
-            live,
-            shared,
-        } = self;
+    fn send(mut self, msg_type: &[u8], body: &[u8]) -> bool {
         let now = clock::now();
-        let flush_armed = journal.flush_due().is_some();
-        // What others queued goes first: one sender's messages keep their
-        // order. What the throttle holds back of theirs, or this message if
-        // it is over the limit, is the task's (the caller queues it).
-        let sent = send_queued(session, app, shared, spare, taken, live.limits, now)
-            .map(|(old, _)| report_too_old(journal, old, now))
-            .and_then(|()| {
-                if !spare.is_empty() {
-                    return Ok(false);
-                }
-                match session.send_prechecked(now, msg_type, body, app) {
-                    Ok(_) => Ok(true),
-                    Err(SessionError::Throttled) => Ok(false),
-                    Err(e) => Err(e),
-                }
-            });
-        let took = match sent {
+        let flush_armed = self.journal.flush_due().is_some();
+        let took = match self.take(now, msg_type, body) {
             Ok(took) => took,
             Err(e) => {
                 // Not sent: queued by the caller, for the next connection.
-                settle(shared, taken, Some(&e));
-                live.failure = Some(End::Failed(e));
-                shared.wake.notify_one();
+                self.fail(e);
                 return false;
             }
         };
-        // Durable before it leaves: one sync (group commit) for what others
-        // queued and this message, made here when the store syncs in place;
-        // a sync that runs elsewhere (a database's commit) is the task's to
-        // wait for, and the sender goes on.
-        match session.begin_sync() {
-            Err(e) => {
-                settle(shared, taken, Some(&e));
-                live.failure = Some(End::Failed(e));
-                shared.wake.notify_one();
-                return took;
-            }
-            Ok(Some(job)) => {
-                // No sync was in flight (checked above), so the task has
-                // told every send of the last one.
-                debug_assert!(sync_taken.is_empty());
-                std::mem::swap(taken, sync_taken);
-                live.handed = Some(job);
-            }
-            Ok(None) => settle(shared, taken, None),
+        if let Err(e) = self.begin_durable() {
+            self.fail(e);
+            return took;
         }
-        let failure = match forward_events(session, journal, metrics, shared, now.wall) {
+        let failure = match forward_events(
+            self.session,
+            self.journal,
+            self.metrics,
+            self.shared,
+            now.wall,
+        ) {
             Err(e) => Some(End::Log(e)),
-            Ok(()) => write(&mut live.stream, session).err().map(End::Io),
+            Ok(()) => write(&mut self.live.stream, self.session)
+                .err()
+                .map(End::Io),
         };
-        // The task arms what this left it: a write the socket did not take,
-        // the log's flush, the end of a broken connection.
-        if failure.is_some()
-            || live.handed.is_some()
-            || !session.output().is_empty()
-            || live.stream.has_unsent()
-            || (!flush_armed && journal.flush_due().is_some())
-            || !spare.is_empty()
-        {
-            live.failure = failure;
-            shared.wake.notify_one();
-        }
+        self.leave_to_task(failure, flush_armed);
         took
+    }
+
+    /// Hands the session what others queued, then this message: one
+    /// sender's messages keep their order. What the throttle holds back of
+    /// theirs, or this message if it is over the limit, is the task's
+    /// (`false`: the caller queues it).
+    fn take(&mut self, now: Time, msg_type: &[u8], body: &[u8]) -> Result<bool, SessionError> {
+        let (old, _) = send_queued(
+            self.session,
+            self.app,
+            self.shared,
+            self.spare,
+            self.taken,
+            self.live.limits,
+            now,
+        )?;
+        report_too_old(self.journal, old, now);
+        if !self.spare.is_empty() {
+            return Ok(false);
+        }
+        match self.session.send_prechecked(now, msg_type, body, self.app) {
+            Ok(_) => Ok(true),
+            Err(SessionError::Throttled) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Durable before it leaves: one sync (group commit) for what others
+    /// queued and this message, made here when the store syncs in place; a
+    /// sync that runs elsewhere (a database's commit) is the task's to wait
+    /// for, and the sender goes on.
+    fn begin_durable(&mut self) -> Result<(), SessionError> {
+        match self.session.begin_sync()? {
+            Some(job) => {
+                // No sync was in flight (the caller checked), so the task
+                // has told every send of the last one.
+                debug_assert!(self.sync_taken.is_empty());
+                std::mem::swap(self.taken, self.sync_taken);
+                self.live.handed = Some(job);
+            }
+            None => settle(self.shared, self.taken, None),
+        }
+        Ok(())
+    }
+
+    /// The session failed: its tracked sends are told, and the task ends
+    /// the connection when it wakes.
+    fn fail(&mut self, e: SessionError) {
+        settle(self.shared, self.taken, Some(&e));
+        self.live.failure = Some(End::Failed(e));
+        self.shared.wake.notify_one();
+    }
+
+    /// Wakes the task for what this left it: a sync to wait for, a write
+    /// the socket did not take, the log's flush, queued messages, the end
+    /// of a broken connection.
+    fn leave_to_task(&mut self, failure: Option<End>, flush_armed: bool) {
+        if failure.is_some()
+            || self.live.handed.is_some()
+            || !self.session.output().is_empty()
+            || self.live.stream.has_unsent()
+            || (!flush_armed && self.journal.flush_due().is_some())
+            || !self.spare.is_empty()
+        {
+            self.live.failure = failure;
+            self.shared.wake.notify_one();
+        }
     }
 }
 
