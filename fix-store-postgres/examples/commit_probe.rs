@@ -39,6 +39,29 @@ fn main() {
         })
         .collect();
     report("store + sync", times);
+    // Two sessions at once, each on its own thread: what one commit costs
+    // while another session's commits share the server's WAL.
+    let threads: Vec<_> = ["FIX.4.4-C-D", "FIX.4.4-E-F"]
+        .into_iter()
+        .map(|key| {
+            let config = config.clone();
+            std::thread::spawn(move || {
+                let mut store = PostgresStore::open(&config, key, SystemTime::now()).unwrap();
+                let message = vec![b'x'; 200];
+                (0..ROUNDS)
+                    .map(|_| {
+                        let start = Instant::now();
+                        store.store(store.next_sender_seq(), &message).unwrap();
+                        store.sync().unwrap();
+                        start.elapsed().as_micros()
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    for t in threads {
+        report("store + sync, two sessions at once", t.join().unwrap());
+    }
 }
 
 /// The bare statements through tokio-postgres, prepared once.
