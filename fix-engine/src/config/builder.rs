@@ -1237,11 +1237,48 @@ impl SessionBuilder {
             return Err(e.clone());
         }
         let cx = self.context();
-        let initiator = self.role == Role::Initiator;
         let template = self.flag(AcceptorTemplate);
         self.check_id(template)?;
+        self.check_applies(&cx)?;
+        self.check_logon_fields()?;
+        let timeouts = self.timeouts()?;
+        let (heart_bt_int, transport) = self.transport(timeouts.reconnect_interval)?;
+        // No StartTime and EndTime: a non-stop session, as QuickFIX/J reads it.
+        let schedule = self.schedule.clone().unwrap_or_else(Schedule::non_stop);
+        let default_appl_ver_id = self.appl_ver_ids(&cx)?;
+        let tls = if cx.ssl { Some(self.tls()?) } else { None };
+        let session = self.session_config(&cx, heart_bt_int, &timeouts, default_appl_ver_id)?;
+        Ok(SessionSettings {
+            acceptor_template: template,
+            schedule,
+            transport,
+            tcp_nodelay: self.flag(SocketNodelay),
+            reuse_address: self.flag(SocketReuseAddress),
+            connect_timeout: self.connect_timeout(),
+            max_queued_age: self.max_queued_age(),
+            queued_while_down: self.given(Fixed::QueuedWhileDown, Value::as_queued),
+            socket: self.socket_options()?,
+            tls,
+            dictionaries: self.dictionaries(),
+            store_path: self.path(FileStorePath),
+            postgres_store: self.postgres_store_settings()?,
+            store_options: self.store_options(session.refresh_on_logon),
+            store_shared: self.flag(FileStoreShared),
+            logon_fields: self.logon_fields.clone(),
+            log_heartbeats: self.flag(FileLogHeartbeats),
+            screen_log: self.screen_log(),
+            allowed_remote_addresses: self.allowed_remotes()?,
+            log_path: self.path(FileLogPath),
+            log_options: self.file_log_options(),
+            raw: self.raw.clone(),
+            session,
+        })
+    }
 
-        // Every setting given must apply to this session.
+    /// Every setting given must apply to this session: the first that does
+    /// not, with why.
+    fn check_applies(&self, cx: &Context) -> Result<(), ConfigError> {
+        use Fixed::*;
         let given = self
             .values
             .keys()
@@ -1258,11 +1295,15 @@ impl SessionBuilder {
             )
             .chain((!self.logon_fields.is_empty()).then_some(Key::LogonTag(0)));
         for key in given {
-            applies(&key, &cx).map_err(|reason| {
+            applies(&key, cx).map_err(|reason| {
                 ConfigError::keyed(key.to_string(), ErrorKind::NotApplicable { reason })
             })?;
         }
+        Ok(())
+    }
 
+    /// The extra Logon fields, each a well-formed `tag=value`.
+    fn check_logon_fields(&self) -> Result<(), ConfigError> {
         for (n, (tag, value)) in self.logon_fields.iter().enumerate() {
             let written = format!("{tag}={value}");
             value::tag_value(&written).map_err(|kind| {
@@ -1270,84 +1311,112 @@ impl SessionBuilder {
                 ConfigError::keyed(Key::LogonTag(n).to_string(), kind)
             })?;
         }
+        Ok(())
+    }
 
-        let logon_timeout = self.positive(LogonTimeout)?;
-        let logout_timeout = self.positive(LogoutTimeout)?;
-        let max_latency = self.positive(MaxLatency)?;
-        // 0 too, as QuickFIX C++ reads it (see `InitiatorTransport::reconnect_pause`).
-        let reconnect_interval = self
-            .seconds(ReconnectInterval)
-            .ok_or_else(|| missing(ReconnectInterval, "it has no default"))?;
+    /// LogonTimeout, LogoutTimeout, MaxLatency and ReconnectInterval, in
+    /// that order of checking.
+    fn timeouts(&self) -> Result<Timeouts, ConfigError> {
+        use Fixed::*;
+        Ok(Timeouts {
+            logon: self.positive(LogonTimeout)?,
+            logout: self.positive(LogoutTimeout)?,
+            max_latency: self.positive(MaxLatency)?,
+            // 0 too, as QuickFIX C++ reads it (see `InitiatorTransport::reconnect_pause`).
+            reconnect_interval: self
+                .seconds(ReconnectInterval)
+                .ok_or_else(|| missing(ReconnectInterval, "it has no default"))?,
+        })
+    }
 
-        let (heart_bt_int, transport) = if initiator {
-            let heart_bt_int = match self.seconds(HeartBtInt) {
-                None => return Err(missing(HeartBtInt, "an initiator sends it in its Logon")),
-                Some(d) if d.is_zero() => {
-                    return Err(invalid(HeartBtInt, "0", "a number of seconds above 0"));
-                }
-                Some(d) => u32::try_from(d.as_secs()).map_err(|_| {
-                    invalid(HeartBtInt, &d.as_secs().to_string(), "a number of seconds")
-                })?,
-            };
-            if self.endpoints.is_empty() {
-                return Err(missing(
-                    Key::ConnectHost(0),
-                    "an initiator needs a host to connect to",
-                ));
-            }
-            for (n, e) in self.endpoints.iter().enumerate() {
-                let n = u32::try_from(n).unwrap_or(u32::MAX);
-                if !value::is_host(&e.host) {
-                    return Err(ConfigError::keyed(
-                        Key::ConnectHost(n).to_string(),
-                        ErrorKind::InvalidValue {
-                            value: e.host.clone(),
-                            expected: "a host name or IP address",
-                        },
-                    ));
-                }
-                if e.port == 0 {
-                    return Err(ConfigError::keyed(
-                        Key::ConnectPort(n).to_string(),
-                        ErrorKind::InvalidValue {
-                            value: "0".into(),
-                            expected: PORT,
-                        },
-                    ));
-                }
-            }
-            (
+    /// The session's HeartBtInt and where it connects or listens, by role.
+    fn transport(&self, reconnect_interval: Duration) -> Result<(u32, Transport), ConfigError> {
+        if self.role == Role::Initiator {
+            let heart_bt_int = self.initiator_heart_bt_int()?;
+            self.check_endpoints()?;
+            Ok((
                 heart_bt_int,
                 Transport::Initiator(InitiatorTransport {
                     endpoints: self.endpoints.clone(),
                     reconnect_interval,
                 }),
-            )
+            ))
         } else {
-            let Some(port) = self.given(SocketAcceptPort, Value::as_port) else {
-                return Err(missing(
-                    SocketAcceptPort,
-                    "an acceptor needs a port to listen on",
-                ));
-            };
-            let address = self.text(SocketAcceptAddress);
-            if let Some(a) = address
-                && !value::is_host(a)
-            {
-                return Err(invalid(SocketAcceptAddress, a, "a host name or IP address"));
-            }
-            (
+            Ok((
                 SessionConfig::new(self.id.clone(), self.role).heart_bt_int,
-                Transport::Acceptor(AcceptorTransport {
-                    address: address.map(str::to_owned),
-                    port,
-                }),
-            )
+                Transport::Acceptor(self.acceptor_transport()?),
+            ))
+        }
+    }
+
+    /// An initiator's HeartBtInt, which it must have: it sends it in its Logon.
+    fn initiator_heart_bt_int(&self) -> Result<u32, ConfigError> {
+        use Fixed::HeartBtInt;
+        match self.seconds(HeartBtInt) {
+            None => Err(missing(HeartBtInt, "an initiator sends it in its Logon")),
+            Some(d) if d.is_zero() => Err(invalid(HeartBtInt, "0", "a number of seconds above 0")),
+            Some(d) => u32::try_from(d.as_secs())
+                .map_err(|_| invalid(HeartBtInt, &d.as_secs().to_string(), "a number of seconds")),
+        }
+    }
+
+    /// An initiator's hosts to connect to: at least one, each a host and a port above 0.
+    fn check_endpoints(&self) -> Result<(), ConfigError> {
+        if self.endpoints.is_empty() {
+            return Err(missing(
+                Key::ConnectHost(0),
+                "an initiator needs a host to connect to",
+            ));
+        }
+        for (n, e) in self.endpoints.iter().enumerate() {
+            let n = u32::try_from(n).unwrap_or(u32::MAX);
+            if !value::is_host(&e.host) {
+                return Err(ConfigError::keyed(
+                    Key::ConnectHost(n).to_string(),
+                    ErrorKind::InvalidValue {
+                        value: e.host.clone(),
+                        expected: "a host name or IP address",
+                    },
+                ));
+            }
+            if e.port == 0 {
+                return Err(ConfigError::keyed(
+                    Key::ConnectPort(n).to_string(),
+                    ErrorKind::InvalidValue {
+                        value: "0".into(),
+                        expected: PORT,
+                    },
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// An acceptor's port to listen on, which it must have, and its address.
+    fn acceptor_transport(&self) -> Result<AcceptorTransport, ConfigError> {
+        use Fixed::*;
+        let Some(port) = self.given(SocketAcceptPort, Value::as_port) else {
+            return Err(missing(
+                SocketAcceptPort,
+                "an acceptor needs a port to listen on",
+            ));
         };
+        let address = self.text(SocketAcceptAddress);
+        if let Some(a) = address
+            && !value::is_host(a)
+        {
+            return Err(invalid(SocketAcceptAddress, a, "a host name or IP address"));
+        }
+        Ok(AcceptorTransport {
+            address: address.map(str::to_owned),
+            port,
+        })
+    }
 
-        // No StartTime and EndTime: a non-stop session, as QuickFIX/J reads it.
-        let schedule = self.schedule.clone().unwrap_or_else(Schedule::non_stop);
-
+    /// DefaultApplVerID, which FIXT.1.1 needs, and the AppDataDictionary
+    /// versions: each an ApplVerID.
+    fn appl_ver_ids(&self, cx: &Context) -> Result<Option<&str>, ConfigError> {
+        use Fixed::*;
         let default_appl_ver_id = self.text(DefaultApplVerID);
         if cx.fixt == Some(true) && default_appl_ver_id.is_none() {
             return Err(missing(
@@ -1365,218 +1434,286 @@ impl SessionBuilder {
                 return Err(invalid(AppDataDictionary, v, APPL_VER_ID));
             }
         }
+        Ok(default_appl_ver_id)
+    }
 
-        let tls = if cx.ssl {
-            let cert_key = self.by_role(Fixed::ServerCertificateFile, Fixed::ClientCertificateFile);
-            let tls = Tls {
-                certificate: self.path(cert_key),
-                private_key: self
-                    .path(self.by_role(ServerCertificateKeyFile, ClientCertificateKeyFile)),
-                key_password: self.text(SSLCertificatePassword).map(KeyPassword::new),
-                ca_file: self.path(CertificationAuthoritiesFile),
-                key_store: self.path(SocketKeyStore),
-                key_store_password: self.text(SocketKeyStorePassword).map(KeyPassword::new),
-                trust_store: self.path(SocketTrustStore),
-                trust_store_password: self.text(SocketTrustStorePassword).map(KeyPassword::new),
-                revocation_lists: self.path(CertificateRevocationListFile),
-                client_auth: self.client_auth()?,
-                verify_certificates: self.flag(SSLValidateCertificates)
-                    && !(initiator && self.flag(SocketInsecureSkipVerify)),
-                server_name: self.text(SNIHostName).map(str::to_owned),
-                client_names: self
-                    .text(ClientCertificateNames)
-                    .map(|names| {
-                        names
-                            .split(',')
-                            .map(str::trim)
-                            .filter(|n| !n.is_empty())
-                            .map(str::to_owned)
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-            };
-            if tls.key_store.is_some() {
-                // One source of the engine's certificate: the key store holds
-                // the chain and its key, opened with its own password.
-                let key_key = self.by_role(ServerCertificateKeyFile, ClientCertificateKeyFile);
-                for (given, key) in [
-                    (tls.certificate.is_some(), cert_key),
-                    (tls.private_key.is_some(), key_key),
-                    (tls.key_password.is_some(), SSLCertificatePassword),
-                ] {
-                    if given {
-                        return Err(ConfigError::keyed(
-                            key.name(),
-                            ErrorKind::NotApplicable {
-                                reason: "not used with SocketKeyStore, which holds the certificate and its key (opened with SocketKeyStorePassword): give the key store or the PEM files, not both",
-                            },
-                        ));
-                    }
-                }
-            }
-            if tls.trust_store.is_some() && tls.ca_file.is_some() {
-                return Err(ConfigError::keyed(
-                    CertificationAuthoritiesFile.name(),
-                    ErrorKind::NotApplicable {
-                        reason: "not used with SocketTrustStore, whose certificates are the authorities: give the trust store or the PEM file, not both",
-                    },
-                ));
-            }
-            match (&tls.certificate, &tls.private_key) {
-                (None, _) if !initiator && tls.key_store.is_none() => {
-                    return Err(missing(
-                        cert_key,
-                        "an acceptor with SocketUseSSL=Y presents a certificate",
+    /// The TLS settings of a session with SocketUseSSL=Y, checked.
+    fn tls(&self) -> Result<Tls, ConfigError> {
+        let tls = self.tls_settings()?;
+        self.check_tls_sources(&tls)?;
+        self.check_tls_peers(&tls)?;
+        Ok(tls)
+    }
+
+    /// The TLS keys as given: the engine's certificate, the authorities and
+    /// how peers are verified.
+    fn tls_settings(&self) -> Result<Tls, ConfigError> {
+        use Fixed::*;
+        let initiator = self.role == Role::Initiator;
+        Ok(Tls {
+            certificate: self.path(self.by_role(ServerCertificateFile, ClientCertificateFile)),
+            private_key: self
+                .path(self.by_role(ServerCertificateKeyFile, ClientCertificateKeyFile)),
+            key_password: self.text(SSLCertificatePassword).map(KeyPassword::new),
+            ca_file: self.path(CertificationAuthoritiesFile),
+            key_store: self.path(SocketKeyStore),
+            key_store_password: self.text(SocketKeyStorePassword).map(KeyPassword::new),
+            trust_store: self.path(SocketTrustStore),
+            trust_store_password: self.text(SocketTrustStorePassword).map(KeyPassword::new),
+            revocation_lists: self.path(CertificateRevocationListFile),
+            client_auth: self.client_auth()?,
+            verify_certificates: self.flag(SSLValidateCertificates)
+                && !(initiator && self.flag(SocketInsecureSkipVerify)),
+            server_name: self.text(SNIHostName).map(str::to_owned),
+            client_names: self
+                .text(ClientCertificateNames)
+                .map(|names| {
+                    names
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|n| !n.is_empty())
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default(),
+        })
+    }
+
+    /// One source for the engine's certificate and one for the authorities:
+    /// a store or PEM files, not both.
+    fn check_tls_sources(&self, tls: &Tls) -> Result<(), ConfigError> {
+        use Fixed::*;
+        if tls.key_store.is_some() {
+            // One source of the engine's certificate: the key store holds
+            // the chain and its key, opened with its own password.
+            let cert_key = self.by_role(ServerCertificateFile, ClientCertificateFile);
+            let key_key = self.by_role(ServerCertificateKeyFile, ClientCertificateKeyFile);
+            for (given, key) in [
+                (tls.certificate.is_some(), cert_key),
+                (tls.private_key.is_some(), key_key),
+                (tls.key_password.is_some(), SSLCertificatePassword),
+            ] {
+                if given {
+                    return Err(ConfigError::keyed(
+                        key.name(),
+                        ErrorKind::NotApplicable {
+                            reason: "not used with SocketKeyStore, which holds the certificate and its key (opened with SocketKeyStorePassword): give the key store or the PEM files, not both",
+                        },
                     ));
                 }
-                (None, Some(_)) => return Err(missing(cert_key, "the key needs its certificate")),
-                _ => {}
             }
-            if tls.client_auth != ClientAuth::None
-                && tls.verify_certificates
-                && tls.ca_file.is_none()
-                && tls.trust_store.is_none()
-            {
-                return Err(missing(
-                    CertificationAuthoritiesFile,
-                    "an acceptor that verifies clients checks their certificates against it",
-                ));
-            }
-            if let Some(name) = &tls.server_name
-                && !value::is_host(name)
-            {
-                return Err(invalid(SNIHostName, name, "a host name or IP address"));
-            }
-            if !tls.client_names.is_empty() && tls.client_auth != ClientAuth::Required {
-                return Err(missing(
-                    CertificateVerifyLevel,
-                    "ClientCertificateNames binds an acceptor's sessions to client certificates, which it must require (CertificateVerifyLevel=1 or NeedClientAuth=Y)",
-                ));
-            }
-            Some(tls)
-        } else {
-            None
-        };
+        }
+        if tls.trust_store.is_some() && tls.ca_file.is_some() {
+            return Err(ConfigError::keyed(
+                CertificationAuthoritiesFile.name(),
+                ErrorKind::NotApplicable {
+                    reason: "not used with SocketTrustStore, whose certificates are the authorities: give the trust store or the PEM file, not both",
+                },
+            ));
+        }
+        Ok(())
+    }
 
+    /// What each side needs to verify the other: the engine's certificate,
+    /// the authorities, the server's name and the clients required.
+    fn check_tls_peers(&self, tls: &Tls) -> Result<(), ConfigError> {
+        use Fixed::*;
+        let initiator = self.role == Role::Initiator;
+        let cert_key = self.by_role(ServerCertificateFile, ClientCertificateFile);
+        match (&tls.certificate, &tls.private_key) {
+            (None, _) if !initiator && tls.key_store.is_none() => {
+                return Err(missing(
+                    cert_key,
+                    "an acceptor with SocketUseSSL=Y presents a certificate",
+                ));
+            }
+            (None, Some(_)) => return Err(missing(cert_key, "the key needs its certificate")),
+            _ => {}
+        }
+        if tls.client_auth != ClientAuth::None
+            && tls.verify_certificates
+            && tls.ca_file.is_none()
+            && tls.trust_store.is_none()
+        {
+            return Err(missing(
+                CertificationAuthoritiesFile,
+                "an acceptor that verifies clients checks their certificates against it",
+            ));
+        }
+        if let Some(name) = &tls.server_name
+            && !value::is_host(name)
+        {
+            return Err(invalid(SNIHostName, name, "a host name or IP address"));
+        }
+        if !tls.client_names.is_empty() && tls.client_auth != ClientAuth::Required {
+            return Err(missing(
+                CertificateVerifyLevel,
+                "ClientCertificateNames binds an acceptor's sessions to client certificates, which it must require (CertificateVerifyLevel=1 or NeedClientAuth=Y)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The FIX session's own settings: resets, timeouts, checks, IDs and limits.
+    fn session_config(
+        &self,
+        cx: &Context,
+        heart_bt_int: u32,
+        timeouts: &Timeouts,
+        default_appl_ver_id: Option<&str>,
+    ) -> Result<SessionConfig, ConfigError> {
+        use Fixed::*;
         let mut session = SessionConfig::new(self.id.clone(), self.role);
         session.heart_bt_int = heart_bt_int;
         session.reset_on_logon = self.flag(ResetOnLogon);
         session.reset_on_logout = self.flag(ResetOnLogout);
         session.reset_on_disconnect = self.flag(ResetOnDisconnect);
         session.send_reset_seq_num_flag = self.flag(SendResetSeqNumFlag);
-        session.logon_timeout = logon_timeout;
-        session.logout_timeout = logout_timeout;
+        session.logon_timeout = timeouts.logon;
+        session.logout_timeout = timeouts.logout;
         session.check_latency = cx.check_latency;
-        session.max_latency = max_latency;
+        session.max_latency = timeouts.max_latency;
         session.check_comp_id = self.flag(CheckCompID);
         session.resend_request_chunk_size = self.count(ResendRequestChunkSize);
-        session.validator = cx.use_data_dictionary.then(|| {
-            Validator::new()
-                .validate_fields_out_of_order(self.flag(ValidateFieldsOutOfOrder))
-                .validate_fields_have_values(self.flag(ValidateFieldsHaveValues))
-                .validate_user_defined_fields(self.flag(ValidateUserDefinedFields))
-                .allow_unknown_msg_fields(self.flag(AllowUnknownMsgFields))
-        });
+        session.validator = cx.use_data_dictionary.then(|| self.validator());
+        session.parser = self.parser();
+        session.default_appl_ver_id = default_appl_ver_id.map(str::to_owned);
+        session.persist_messages = self.flag(PersistMessages);
+        session.sub_ids = self.sub_ids()?;
+        session.timestamp_precision = self.timestamps();
+        session.send_redundant_resend_requests = self.flag(SendRedundantResendRequests);
+        session.max_app_messages_per_sec = self.max_app_messages_per_sec()?;
+        session.on_error = self.on_error();
+        session.refresh_on_logon = self.flag(RefreshOnLogon);
+        Ok(session)
+    }
+
+    /// The validator of a session with UseDataDictionary=Y, with its `Validate*` switches.
+    fn validator(&self) -> Validator {
+        use Fixed::*;
+        Validator::new()
+            .validate_fields_out_of_order(self.flag(ValidateFieldsOutOfOrder))
+            .validate_fields_have_values(self.flag(ValidateFieldsHaveValues))
+            .validate_user_defined_fields(self.flag(ValidateUserDefinedFields))
+            .allow_unknown_msg_fields(self.flag(AllowUnknownMsgFields))
+    }
+
+    /// The session's parser: empty values through, the checksum checked on ValidateChecksum.
+    fn parser(&self) -> Parser<'static> {
         // Empty values are the validator's to reject (reason 4, with the
         // message parsed: its Reject is reverse-routed, as QuickFIX's is), so
         // the parser always lets them through; without the validator, or with
         // ValidateFieldsHaveValues=N, so does the session, as QuickFIX's does.
-        session.parser = Parser::new()
+        Parser::new()
             .with_empty_values(true)
-            .with_checksum_validation(self.flag(ValidateChecksum));
-        session.default_appl_ver_id = default_appl_ver_id.map(str::to_owned);
-        session.persist_messages = self.flag(PersistMessages);
-        session.sub_ids = self.sub_ids()?;
-        session.timestamp_precision = match self.given(TimeStampPrecision, Value::as_precision) {
+            .with_checksum_validation(self.flag(Fixed::ValidateChecksum))
+    }
+
+    /// TimeStampPrecision, or milliseconds by MillisecondsInTimeStamp=Y, or seconds.
+    fn timestamps(&self) -> Precision {
+        match self.given(Fixed::TimeStampPrecision, Value::as_precision) {
             Some(p) => p,
-            None if self.flag(MillisecondsInTimeStamp) => Precision::Millis,
+            None if self.flag(Fixed::MillisecondsInTimeStamp) => Precision::Millis,
             None => Precision::Seconds,
-        };
-        session.send_redundant_resend_requests = self.flag(SendRedundantResendRequests);
-        let rate = self.count(MaxMessagesPerSecond);
-        session.max_app_messages_per_sec = u32::try_from(rate)
+        }
+    }
+
+    /// MaxMessagesPerSecond: no limit at 0, and below 2^32.
+    fn max_app_messages_per_sec(&self) -> Result<Option<std::num::NonZeroU32>, ConfigError> {
+        let rate = self.count(Fixed::MaxMessagesPerSecond);
+        u32::try_from(rate)
             .map(std::num::NonZeroU32::new)
             .map_err(|_| {
                 invalid(
-                    MaxMessagesPerSecond,
+                    Fixed::MaxMessagesPerSecond,
                     &rate.to_string(),
                     "a number of messages below 2^32",
                 )
-            })?;
+            })
+    }
+
+    /// What the session does on an error in a message: reset, disconnect or reject.
+    fn on_error(&self) -> OnError {
         // QuickFIX/J asks resetOnError first: it wins when both are on.
-        session.on_error = if self.flag(ResetOnError) {
+        if self.flag(Fixed::ResetOnError) {
             OnError::Reset
-        } else if self.flag(DisconnectOnError) {
+        } else if self.flag(Fixed::DisconnectOnError) {
             OnError::Disconnect
         } else {
             OnError::Reject
-        };
-        session.refresh_on_logon = self.flag(RefreshOnLogon);
+        }
+    }
 
-        let sync = self
-            .given_or_default(FileStoreSync, Value::as_sync)
-            .unwrap_or(SyncPolicy::EveryRecord);
+    /// SocketConnectTimeout, `None` for the engine's limit.
+    fn connect_timeout(&self) -> Option<Duration> {
+        // 0 is absent: the engine's limit.
+        self.given(Fixed::SocketConnectTimeout, Value::as_secs)
+            .filter(|d| !d.is_zero())
+    }
+
+    /// QueuedMessageMaxAge: the engine's limit, none, or this one.
+    fn max_queued_age(&self) -> super::QueuedAge {
+        // Unlike SocketConnectTimeout's, a zero here is an answer (no
+        // limit), so that a session can lift the engine's limit.
+        match self.given(Fixed::QueuedMessageMaxAge, Value::as_secs) {
+            None => super::QueuedAge::Engine,
+            Some(d) if d.is_zero() => super::QueuedAge::Unlimited,
+            Some(d) => super::QueuedAge::Within(d),
+        }
+    }
+
+    /// The socket's options: buffer sizes, keepalive and the local end an initiator binds.
+    fn socket_options(&self) -> Result<SocketOptions, ConfigError> {
+        use Fixed::*;
+        Ok(SocketOptions {
+            send_buffer_size: self.buffer_size(SocketSendBufferSize)?,
+            receive_buffer_size: self.buffer_size(SocketReceiveBufferSize)?,
+            keepalive: self.given(SocketKeepAlive, Value::as_bool),
+            local_host: self.text(SocketConnectSourceHost).map(str::to_owned),
+            local_port: self.given(SocketConnectSourcePort, Value::as_port),
+        })
+    }
+
+    /// The data dictionaries' paths: the session's, the transport's and the applications'.
+    fn dictionaries(&self) -> DictionaryPaths {
         let app = self
             .app_data_dictionaries
             .iter()
             .map(|(v, p)| (appl_ver_id_code(v).to_owned(), p.clone()))
             .collect();
-        Ok(SessionSettings {
-            acceptor_template: template,
-            schedule,
-            transport,
-            tcp_nodelay: self.flag(SocketNodelay),
-            reuse_address: self.flag(SocketReuseAddress),
-            // 0 is absent: the engine's limit.
-            connect_timeout: self
-                .given(SocketConnectTimeout, Value::as_secs)
-                .filter(|d| !d.is_zero()),
-            // Unlike SocketConnectTimeout's, a zero here is an answer (no
-            // limit), so that a session can lift the engine's limit.
-            max_queued_age: match self.given(QueuedMessageMaxAge, Value::as_secs) {
-                None => super::QueuedAge::Engine,
-                Some(d) if d.is_zero() => super::QueuedAge::Unlimited,
-                Some(d) => super::QueuedAge::Within(d),
-            },
-            queued_while_down: self.given(Fixed::QueuedWhileDown, Value::as_queued),
-            socket: SocketOptions {
-                send_buffer_size: self.buffer_size(SocketSendBufferSize)?,
-                receive_buffer_size: self.buffer_size(SocketReceiveBufferSize)?,
-                keepalive: self.given(SocketKeepAlive, Value::as_bool),
-                local_host: self.text(SocketConnectSourceHost).map(str::to_owned),
-                local_port: self.given(SocketConnectSourcePort, Value::as_port),
-            },
-            tls,
-            dictionaries: DictionaryPaths {
-                data_dictionary: self.path(DataDictionary),
-                transport: self.path(TransportDataDictionary),
-                app,
-            },
-            store_path: self.path(FileStorePath),
-            postgres_store: self.postgres_store_settings()?,
-            // Refreshed at each Logon, a file store is a standby until then.
-            store_options: FileOptions::new()
-                .sync(sync)
-                .standby(session.refresh_on_logon),
-            store_shared: self.flag(FileStoreShared),
-            logon_fields: self.logon_fields.clone(),
-            log_heartbeats: self.flag(FileLogHeartbeats),
-            screen_log: self.screen_log(),
-            allowed_remote_addresses: match self.text(AllowedRemoteAddresses) {
-                Some(list) => Some(
-                    value::host_list(list)
-                        .map_err(|kind| ConfigError::keyed(AllowedRemoteAddresses.name(), kind))?,
-                ),
-                None => None,
-            },
-            log_path: self.path(FileLogPath),
-            log_options: FileLogOptions::new().precision(if self.flag(FileIncludeMilliseconds) {
-                Precision::Millis
-            } else {
-                Precision::Seconds
-            }),
-            raw: self.raw.clone(),
-            session,
+        DictionaryPaths {
+            data_dictionary: self.path(Fixed::DataDictionary),
+            transport: self.path(Fixed::TransportDataDictionary),
+            app,
+        }
+    }
+
+    /// The file store's options: FileStoreSync, and a standby until Logon on RefreshOnLogon=Y.
+    fn store_options(&self, refresh_on_logon: bool) -> FileOptions {
+        let sync = self
+            .given_or_default(Fixed::FileStoreSync, Value::as_sync)
+            .unwrap_or(SyncPolicy::EveryRecord);
+        // Refreshed at each Logon, a file store is a standby until then.
+        FileOptions::new().sync(sync).standby(refresh_on_logon)
+    }
+
+    /// AllowedRemoteAddresses, each a host name or IP address.
+    fn allowed_remotes(&self) -> Result<Option<Vec<String>>, ConfigError> {
+        use Fixed::AllowedRemoteAddresses;
+        self.text(AllowedRemoteAddresses)
+            .map(|list| {
+                value::host_list(list)
+                    .map_err(|kind| ConfigError::keyed(AllowedRemoteAddresses.name(), kind))
+            })
+            .transpose()
+    }
+
+    /// The file log's options: its times to the millisecond on FileIncludeMilliseconds=Y.
+    fn file_log_options(&self) -> FileLogOptions {
+        FileLogOptions::new().precision(if self.flag(Fixed::FileIncludeMilliseconds) {
+            Precision::Millis
+        } else {
+            Precision::Seconds
         })
     }
 
@@ -1633,6 +1770,14 @@ impl SessionBuilder {
         }
         Ok(())
     }
+}
+
+/// The session's timeouts, read and checked before its transport.
+struct Timeouts {
+    logon: Duration,
+    logout: Duration,
+    max_latency: Duration,
+    reconnect_interval: Duration,
 }
 
 const COMP_ID: &str = "a name (not empty, no control characters, no spaces at its ends)";
