@@ -400,150 +400,205 @@ fn session(
     section: &Section,
     warnings: &mut Vec<Warning>,
 ) -> Result<SessionSettings, ConfigError> {
-    use Fixed::*;
     let header = Some(section.line);
     let defaults = default.map_or(&[][..], |d| &d.entries[..]);
-    let role = match section
+    let role = role(section, defaults, warnings)?;
+    let entries = InForce::of(section, defaults, role, warnings);
+    let id = session_id(&entries, role)?;
+    let cx = context(&entries, role, &id.begin_string, warnings)?;
+    let used = used(&entries, &cx, warnings)?;
+    let mut parts = Parts::default();
+    let mut builder = applied(role, id, entries.raw(), &used, &mut parts)?;
+    if cx.non_stop {
+        builder = builder.schedule(Schedule::non_stop());
+    } else {
+        builder = builder.schedule(schedule(&parts, header)?);
+    }
+    builder = endpoints(builder, &mut parts, header)?;
+    builder = app_dictionaries(builder, &mut parts, &entries, &used)?;
+    builder.build().map_err(|e| {
+        let line = used
+            .iter()
+            .find(|entry| Some(entry.key.to_string().as_str()) == e.key())
+            .map_or(header, |entry| Some(entry.line));
+        e.with_line(line)
+    })
+}
+
+/// The session's role: its ConnectionType, or the one its ports say, told
+/// with a warning.
+fn role(
+    section: &Section,
+    defaults: &[Entry],
+    warnings: &mut Vec<Warning>,
+) -> Result<Role, ConfigError> {
+    use Fixed::ConnectionType;
+    if let Some(e) = section
         .entries
         .iter()
         .chain(defaults)
         .find(|e| e.key == Key::Fixed(ConnectionType))
     {
-        Some(e) => value::connection_type(&e.value).map_err(|k| at(e, k))?,
-        None => {
-            let role = inferred_role(section, defaults).ok_or_else(|| {
-                ConfigError::keyed(
-                    ConnectionType.name(),
-                    ErrorKind::Missing {
-                        reason: "every session is an initiator or an acceptor",
-                    },
-                )
-                .with_line(header)
-            })?;
-            warn(
-                warnings,
-                Warning::new(
-                    section.line,
-                    Some(ConnectionType.name().to_owned()),
-                    WarningKind::Inferred { role },
-                ),
-            );
-            role
-        }
-    };
+        return value::connection_type(&e.value).map_err(|k| at(e, k));
+    }
+    let role = inferred_role(section, defaults).ok_or_else(|| {
+        ConfigError::keyed(
+            ConnectionType.name(),
+            ErrorKind::Missing {
+                reason: "every session is an initiator or an acceptor",
+            },
+        )
+        .with_line(Some(section.line))
+    })?;
+    warn(
+        warnings,
+        Warning::new(
+            section.line,
+            Some(ConnectionType.name().to_owned()),
+            WarningKind::Inferred { role },
+        ),
+    );
+    Ok(role)
+}
 
-    let own = resolved(&section.entries, role, warnings);
-    let inherited = resolved(defaults, role, warnings);
-    let mut entries: Vec<(&Entry, bool)> = own.iter().map(|e| (e, false)).collect();
-    for e in &inherited {
-        if !own.iter().any(|s| s.key.same(&e.key)) {
-            entries.push((e, true));
+/// A session's entries in force: its own, then `[DEFAULT]`'s for the keys it
+/// lacks, each with whether it came from `[DEFAULT]`.
+struct InForce {
+    entries: Vec<(Entry, bool)>,
+    /// The `[SESSION]` header's line, where a missing key is reported.
+    line: usize,
+}
+
+impl InForce {
+    /// The entries of `section` and `defaults`, their keys resolved for `role`.
+    fn of(
+        section: &Section,
+        defaults: &[Entry],
+        role: Role,
+        warnings: &mut Vec<Warning>,
+    ) -> InForce {
+        let own = resolved(&section.entries, role, warnings);
+        let inherited: Vec<Entry> = resolved(defaults, role, warnings)
+            .into_iter()
+            .filter(|e| !own.iter().any(|s| s.key.same(&e.key)))
+            .collect();
+        let entries = own
+            .into_iter()
+            .map(|e| (e, false))
+            .chain(inherited.into_iter().map(|e| (e, true)))
+            .collect();
+        InForce {
+            entries,
+            line: section.line,
         }
     }
-    // What `get` reads: the entries in force, as written.
-    let raw: Vec<(String, String)> = entries
-        .iter()
-        .map(|(e, _)| (e.written.clone(), e.value.clone()))
-        .collect();
 
-    let find = |k: Fixed| {
-        entries
+    /// What `get` reads: the entries in force, as written.
+    fn raw(&self) -> Vec<(String, String)> {
+        self.entries
+            .iter()
+            .map(|(e, _)| (e.written.clone(), e.value.clone()))
+            .collect()
+    }
+
+    /// The entry of key `k`, if in force.
+    fn find(&self, k: Fixed) -> Option<&Entry> {
+        self.entries
             .iter()
             .find(|(e, _)| e.key == Key::Fixed(k))
-            .map(|(e, _)| *e)
-    };
-    let required = |k: Fixed, reason| {
-        find(k).ok_or_else(|| {
-            ConfigError::keyed(k.name(), ErrorKind::Missing { reason }).with_line(header)
-        })
-    };
-    let flag = |k: Fixed, default: bool| match find(k) {
-        None => Ok(default),
-        Some(e) => value::yes_no(&e.value).map_err(|kind| at(e, kind)),
-    };
+            .map(|(e, _)| e)
+    }
 
+    /// The entry of key `k`, or an error at the header saying why it is needed.
+    fn required(&self, k: Fixed, reason: &'static str) -> Result<&Entry, ConfigError> {
+        self.find(k).ok_or_else(|| {
+            ConfigError::keyed(k.name(), ErrorKind::Missing { reason }).with_line(Some(self.line))
+        })
+    }
+
+    /// The Y/N value of key `k`, or `default` when it is not in force.
+    fn flag(&self, k: Fixed, default: bool) -> Result<bool, ConfigError> {
+        match self.find(k) {
+            None => Ok(default),
+            Some(e) => value::yes_no(&e.value).map_err(|kind| at(e, kind)),
+        }
+    }
+}
+
+/// The session ID: BeginString, the CompIDs and an initiator's qualifier.
+fn session_id(entries: &InForce, role: Role) -> Result<SessionId, ConfigError> {
+    use Fixed::*;
     let id_part = "it is part of the session ID";
-    let begin_string = &required(BeginString, id_part)?.value;
-    let template = role == Role::Acceptor && flag(AcceptorTemplate, false)?;
-    let id = SessionId {
+    let begin_string = &entries.required(BeginString, id_part)?.value;
+    let template = role == Role::Acceptor && entries.flag(AcceptorTemplate, false)?;
+    Ok(SessionId {
         begin_string: begin_string.clone(),
-        sender_comp_id: required(SenderCompID, id_part)?.value.clone(),
-        target_comp_id: target_comp_id(required(TargetCompID, id_part)?, template)?,
+        sender_comp_id: entries.required(SenderCompID, id_part)?.value.clone(),
+        target_comp_id: target_comp_id(entries.required(TargetCompID, id_part)?, template)?,
         // An initiator's only: an acceptor's is passed over (see `applies`).
-        qualifier: find(SessionQualifier)
+        qualifier: entries
+            .find(SessionQualifier)
             .filter(|_| role == Role::Initiator)
             .map(|e| e.value.clone()),
-    };
-    let explicit_non_stop = flag(NonStopSession, false)?;
-    let has_times = find(StartTime).is_some() || find(EndTime).is_some();
+    })
+}
+
+/// What decides which settings apply to the session, read from its entries;
+/// a session without times or NonStopSession=Y is non-stop, with a warning.
+fn context(
+    entries: &InForce,
+    role: Role,
+    begin_string: &str,
+    warnings: &mut Vec<Warning>,
+) -> Result<Context, ConfigError> {
+    use Fixed::*;
+    let explicit_non_stop = entries.flag(NonStopSession, false)?;
+    let has_times = entries.find(StartTime).is_some() || entries.find(EndTime).is_some();
     if !explicit_non_stop && !has_times {
         warn(
             warnings,
             Warning::new(
-                section.line,
+                entries.line,
                 Some(StartTime.name().to_owned()),
                 WarningKind::NonStop,
             ),
         );
     }
-    let cx = Context {
+    Ok(Context {
         role,
         fixt: (begin_string != "*").then(|| begin_string == "FIXT.1.1"),
         non_stop: explicit_non_stop || !has_times,
         non_stop_implied: !explicit_non_stop && !has_times,
-        use_data_dictionary: flag(UseDataDictionary, true)?,
-        ssl: flag(SocketUseSSL, false)?,
-        verifies_clients: match find(CertificateVerifyLevel) {
+        use_data_dictionary: entries.flag(UseDataDictionary, true)?,
+        ssl: entries.flag(SocketUseSSL, false)?,
+        verifies_clients: match entries.find(CertificateVerifyLevel) {
             Some(e) => {
                 value::verify_level(&e.value).map_err(|kind| at(e, kind))? != ClientAuth::None
             }
-            None => flag(NeedClientAuth, false)?,
+            None => entries.flag(NeedClientAuth, false)?,
         },
-        check_latency: flag(CheckLatency, true)?,
-        file_store: find(FileStorePath).is_some(),
-        file_log: find(FileLogPath).is_some(),
-    };
+        check_latency: entries.flag(CheckLatency, true)?,
+        file_store: entries.find(FileStorePath).is_some(),
+        file_log: entries.find(FileLogPath).is_some(),
+    })
+}
 
-    let mut used = Vec::with_capacity(entries.len());
-    for &(e, from_default) in &entries {
-        let Some(fixed) = e.key.fixed() else {
-            continue; // the application's
-        };
-        let info = fixed.info();
-        if !from_default && info.scope == Scope::Default {
-            warn(
-                warnings,
-                Warning::new(e.line, Some(e.key.to_string()), WarningKind::DefaultOnly),
-            );
+/// The entries the builder reads: those the engine reads that apply to the
+/// session; the others are told with a warning (a `[DEFAULT]` one silently
+/// when it does not apply) or refused.
+fn used<'a>(
+    entries: &'a InForce,
+    cx: &Context,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<&'a Entry>, ConfigError> {
+    let mut used = Vec::with_capacity(entries.entries.len());
+    for (e, from_default) in &entries.entries {
+        if !is_read(e, *from_default, cx, warnings)? {
             continue;
         }
-        match info.support {
-            Support::Read => {}
-            Support::DatabaseStore => {
-                if !cx.file_store {
-                    return Err(at(e, ErrorKind::Unsupported { reason: DATABASE }));
-                }
-                let note = "the messages are stored under FileStorePath";
-                warn(
-                    warnings,
-                    Warning::new(
-                        e.line,
-                        Some(e.key.to_string()),
-                        WarningKind::Ignored { note },
-                    ),
-                );
-                continue;
-            }
-            _ => {
-                if !from_default {
-                    unread(e, info, warnings)?;
-                }
-                continue;
-            }
-        }
-        match applies(&e.key, &cx) {
+        match applies(&e.key, cx) {
             Ok(()) => used.push(e),
-            Err(_) if from_default => {}
+            Err(_) if *from_default => {}
             Err(reason) => {
                 warn(
                     warnings,
@@ -556,27 +611,84 @@ fn session(
             }
         }
     }
+    Ok(used)
+}
 
+/// Whether the engine reads entry `e` for a session; what it passes over is
+/// told with a warning, or refused.
+fn is_read(
+    e: &Entry,
+    from_default: bool,
+    cx: &Context,
+    warnings: &mut Vec<Warning>,
+) -> Result<bool, ConfigError> {
+    let Some(fixed) = e.key.fixed() else {
+        return Ok(false); // the application's
+    };
+    let info = fixed.info();
+    if !from_default && info.scope == Scope::Default {
+        warn(
+            warnings,
+            Warning::new(e.line, Some(e.key.to_string()), WarningKind::DefaultOnly),
+        );
+        return Ok(false);
+    }
+    match info.support {
+        Support::Read => Ok(true),
+        Support::DatabaseStore => {
+            if !cx.file_store {
+                return Err(at(e, ErrorKind::Unsupported { reason: DATABASE }));
+            }
+            let note = "the messages are stored under FileStorePath";
+            warn(
+                warnings,
+                Warning::new(
+                    e.line,
+                    Some(e.key.to_string()),
+                    WarningKind::Ignored { note },
+                ),
+            );
+            Ok(false)
+        }
+        _ => {
+            if !from_default {
+                unread(e, info, warnings)?;
+            }
+            Ok(false)
+        }
+    }
+}
+
+/// A builder for the session with the `used` entries given to it (or to
+/// `parts`), and its Logon tags.
+fn applied(
+    role: Role,
+    id: SessionId,
+    raw: Vec<(String, String)>,
+    used: &[&Entry],
+    parts: &mut Parts,
+) -> Result<SessionBuilder, ConfigError> {
     let mut builder = match role {
         Role::Acceptor => SessionBuilder::acceptor(id),
         Role::Initiator => SessionBuilder::initiator(id),
     }
     .with_raw(raw);
-    let mut parts = Parts::default();
-    for e in &used {
-        builder = apply(builder, e, &mut parts).map_err(|kind| at(e, kind))?;
+    for e in used {
+        builder = apply(builder, e, parts).map_err(|kind| at(e, kind))?;
     }
-    let here = |k: Key, kind| ConfigError::keyed(k.to_string(), kind).with_line(header);
     for (tag, value) in std::mem::take(&mut parts.logon_tags).into_values() {
         builder = builder.logon_tag(tag, value);
     }
+    Ok(builder)
+}
 
-    if cx.non_stop {
-        builder = builder.schedule(Schedule::non_stop());
-    } else {
-        builder = builder.schedule(schedule(&parts, header)?);
-    }
-
+/// An initiator's hosts and ports given to the builder, paired by number.
+fn endpoints(
+    mut builder: SessionBuilder,
+    parts: &mut Parts,
+    header: Option<usize>,
+) -> Result<SessionBuilder, ConfigError> {
+    let here = |k: Key, kind| ConfigError::keyed(k.to_string(), kind).with_line(header);
     // Endpoints 0 (SocketConnectHost), 1, 2, … until one is missing; any
     // numbered after that gap is an error.
     let mut n = 0;
@@ -620,16 +732,29 @@ fn session(
         )
         .with_line(Some(line)));
     }
+    Ok(builder)
+}
 
+/// The application dictionaries given to the builder in the file's order:
+/// `AppDataDictionary` (DefaultApplVerID's) and `AppDataDictionary.<version>`,
+/// one per version.
+fn app_dictionaries(
+    mut builder: SessionBuilder,
+    parts: &mut Parts,
+    entries: &InForce,
+    used: &[&Entry],
+) -> Result<SessionBuilder, ConfigError> {
+    use Fixed::DefaultApplVerID;
     let mut apps: Vec<(String, PathBuf, usize)> = Vec::new();
     if let Some((path, line)) = parts.default_app.take() {
-        let Some(version) = find(DefaultApplVerID) else {
-            return Err(here(
-                Key::Fixed(DefaultApplVerID),
+        let Some(version) = entries.find(DefaultApplVerID) else {
+            return Err(ConfigError::keyed(
+                Key::Fixed(DefaultApplVerID).to_string(),
                 ErrorKind::Missing {
                     reason: "AppDataDictionary is the dictionary of DefaultApplVerID",
                 },
-            ));
+            )
+            .with_line(Some(entries.line)));
         };
         apps.push((version.value.clone(), path, line));
     }
@@ -655,14 +780,7 @@ fn session(
         }
         builder = builder.app_data_dictionary(version, path);
     }
-
-    builder.build().map_err(|e| {
-        let line = used
-            .iter()
-            .find(|entry| Some(entry.key.to_string().as_str()) == e.key())
-            .map_or(header, |entry| Some(entry.line));
-        e.with_line(line)
-    })
+    Ok(builder)
 }
 
 /// TargetCompID's value; an empty one is `*` in an acceptor template, whose
