@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::SessionSettings;
+use super::{DictionaryPaths, SessionSettings};
 
 /// One file or directory a session's settings name, and what opening it found.
 ///
@@ -56,37 +56,7 @@ impl fmt::Display for FileCheck {
 /// # Ok::<(), fix_engine::config::ConfigError>(())
 /// ```
 pub fn check_files(s: &SessionSettings) -> Vec<FileCheck> {
-    let mut checks = Vec::new();
-    let d = &s.dictionaries;
-    let dictionaries = d
-        .data_dictionary
-        .iter()
-        .map(|p| ("DataDictionary".to_owned(), p))
-        .chain(
-            d.transport
-                .iter()
-                .map(|p| ("TransportDataDictionary".to_owned(), p)),
-        )
-        .chain(
-            d.app
-                .iter()
-                .map(|(code, p)| (format!("AppDataDictionary (ApplVerID {code})"), p)),
-        );
-    for (key, path) in dictionaries {
-        let result = match crate::FileDictionary::read(path) {
-            Ok(dict) => Ok(format!(
-                "{} fields, {} messages",
-                dict.dictionary().fields().len(),
-                dict.dictionary().messages().len()
-            )),
-            Err(diagnostics) => Err(diagnostics.to_string()),
-        };
-        checks.push(FileCheck {
-            key,
-            path: Some(path.clone()),
-            result,
-        });
-    }
+    let mut checks = dictionaries(&s.dictionaries);
     if s.tls.is_some() {
         checks.push(FileCheck {
             key: "SocketUseSSL".into(),
@@ -115,6 +85,41 @@ pub fn check_files(s: &SessionSettings) -> Vec<FileCheck> {
         });
     }
     checks
+}
+
+/// Each dictionary read and checked: the session's, the transport's and the applications'.
+fn dictionaries(d: &DictionaryPaths) -> Vec<FileCheck> {
+    d.data_dictionary
+        .iter()
+        .map(|p| ("DataDictionary".to_owned(), p))
+        .chain(
+            d.transport
+                .iter()
+                .map(|p| ("TransportDataDictionary".to_owned(), p)),
+        )
+        .chain(
+            d.app
+                .iter()
+                .map(|(code, p)| (format!("AppDataDictionary (ApplVerID {code})"), p)),
+        )
+        .map(|(key, path)| FileCheck {
+            key,
+            path: Some(path.clone()),
+            result: dictionary(path),
+        })
+        .collect()
+}
+
+/// The dictionary at `path`, read and checked: its size, or what is wrong.
+fn dictionary(path: &Path) -> Result<String, String> {
+    match crate::FileDictionary::read(path) {
+        Ok(dict) => Ok(format!(
+            "{} fields, {} messages",
+            dict.dictionary().fields().len(),
+            dict.dictionary().messages().len()
+        )),
+        Err(diagnostics) => Err(diagnostics.to_string()),
+    }
 }
 
 #[cfg(feature = "tls")]

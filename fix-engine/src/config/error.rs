@@ -292,29 +292,44 @@ impl fmt::Display for ErrorKind {
                 f,
                 "{warning} (refused by strict loading: correct the line, or load without --strict)"
             ),
-            ErrorKind::DuplicateSession { id, first_line } => {
-                write!(f, "session {id} is defined twice")?;
-                match first_line {
-                    Some(line) => write!(f, " (first at line {line})"),
-                    None => Ok(()),
-                }
-            }
+            ErrorKind::DuplicateSession { id, first_line } => duplicate_session(f, id, *first_line),
             ErrorKind::SharedPort {
                 port,
                 other,
                 other_line,
-            } => {
-                write!(f, "differs from session {other}")?;
-                if let Some(line) = other_line {
-                    write!(f, " (line {line})")?;
-                }
-                write!(
-                    f,
-                    ", which listens on the same SocketAcceptPort {port}: sessions on one port share its listener"
-                )
-            }
+            } => shared_port(f, *port, other, *other_line),
         }
     }
+}
+
+/// [`ErrorKind::DuplicateSession`]'s text: the session, and the first one's line in a file.
+fn duplicate_session(
+    f: &mut fmt::Formatter<'_>,
+    id: &SessionId,
+    first_line: Option<usize>,
+) -> fmt::Result {
+    write!(f, "session {id} is defined twice")?;
+    match first_line {
+        Some(line) => write!(f, " (first at line {line})"),
+        None => Ok(()),
+    }
+}
+
+/// [`ErrorKind::SharedPort`]'s text: the other session on the port, and its line in a file.
+fn shared_port(
+    f: &mut fmt::Formatter<'_>,
+    port: u16,
+    other: &SessionId,
+    other_line: Option<usize>,
+) -> fmt::Result {
+    write!(f, "differs from session {other}")?;
+    if let Some(line) = other_line {
+        write!(f, " (line {line})")?;
+    }
+    write!(
+        f,
+        ", which listens on the same SocketAcceptPort {port}: sessions on one port share its listener"
+    )
 }
 
 /// Something in a settings file the engine passed over or does not apply, as

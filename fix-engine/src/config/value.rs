@@ -136,7 +136,6 @@ impl Value {
 
 /// `v` read as a value of type `ty`, or what is wrong with it.
 pub(crate) fn parse(ty: ValueType, v: &str) -> Result<Value, ErrorKind> {
-    let text = || Value::Text(v.to_owned());
     Ok(match ty {
         ValueType::YesNo => Value::Bool(yes_no(v)?),
         ValueType::Seconds => Value::Secs(Duration::from_secs(u64::from(seconds(v)?))),
@@ -149,63 +148,39 @@ pub(crate) fn parse(ty: ValueType, v: &str) -> Result<Value, ErrorKind> {
             }
             Value::Path(PathBuf::from(v))
         }
-        ValueType::Host => {
-            if !is_host(v) {
-                return Err(invalid(v, "a host name or IP address"));
-            }
-            text()
-        }
-        ValueType::HostList => {
-            host_list(v)?;
-            text()
-        }
-        ValueType::TagValue => {
-            tag_value(v)?;
-            text()
-        }
-        ValueType::Name => {
-            if v != "*" && !is_name(v) {
-                return Err(invalid(v, "a name (not empty, no control characters)"));
-            }
-            text()
-        }
-        ValueType::Text => text(),
-        ValueType::TimeOfDay => {
-            time(v)?;
-            text()
-        }
-        ValueType::Day => {
-            day(v)?;
-            text()
-        }
-        ValueType::Days => {
-            weekdays(v)?;
-            text()
-        }
-        ValueType::Zone => {
-            zone(v)?;
-            text()
-        }
         ValueType::VerifyLevel => Value::Auth(verify_level(v)?),
-        ValueType::ApplVerId => {
-            if !is_appl_ver_id(v) {
-                return Err(invalid(v, APPL_VER_ID));
-            }
-            text()
-        }
-        ValueType::BeginString => {
-            if v != "*" && !BEGIN_STRINGS.contains(&v) {
-                return Err(invalid(v, BEGIN_STRING));
-            }
-            text()
-        }
-        ValueType::ConnectionType => {
-            connection_type(v)?;
-            text()
-        }
         ValueType::TimePrecision => Value::Precision(precision(v)?),
         ValueType::QueuedWhileDown => Value::Queued(queued_while_down(v)?),
+        _ => {
+            check_text(ty, v)?;
+            Value::Text(v.to_owned())
+        }
     })
+}
+
+/// `v` checked as a value of `ty`, one of the types kept as text once
+/// checked (`Text` takes any).
+fn check_text(ty: ValueType, v: &str) -> Result<(), ErrorKind> {
+    match ty {
+        ValueType::Host if !is_host(v) => Err(invalid(v, "a host name or IP address")),
+        ValueType::HostList => host_list(v).map(|_| ()),
+        ValueType::TagValue => tag_value(v).map(|_| ()),
+        ValueType::Name if v != "*" && !is_name(v) => {
+            Err(invalid(v, "a name (not empty, no control characters)"))
+        }
+        ValueType::TimeOfDay => time(v).map(|_| ()),
+        ValueType::Day => day(v).map(|_| ()),
+        ValueType::Days => weekdays(v).map(|_| ()),
+        ValueType::Zone => zone(v).map(|_| ()),
+        ValueType::ApplVerId if !is_appl_ver_id(v) => Err(invalid(v, APPL_VER_ID)),
+        ValueType::BeginString if v != "*" && !BEGIN_STRINGS.contains(&v) => {
+            Err(invalid(v, BEGIN_STRING))
+        }
+        ValueType::ConnectionType => connection_type(v).map(|_| ()),
+        // A well-formed host, name, ApplVerID or BeginString; Text; and the
+        // types `parse` reads into values of their own.
+        _ => Ok(()),
+    }
 }
 
 /// `QueuedWhileDown`: `WAIT` or `DROP`, in any case (like QuickFIX/J's
