@@ -96,71 +96,106 @@ fn sections(
     text: &str,
     warnings: &mut Vec<Warning>,
 ) -> Result<(Option<Section>, Vec<Section>), ConfigError> {
-    let mut default: Option<Section> = None;
-    let mut sessions: Vec<Section> = Vec::new();
-    let mut within = In::Nothing;
+    let mut read = Sections {
+        default: None,
+        sessions: Vec::new(),
+        within: In::Nothing,
+    };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (index, raw) in text.split('\n').enumerate() {
         let line = index + 1;
-        let here = |kind| ConfigError::new(kind).with_line(Some(line));
         let trimmed = raw.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
         if let Some(inner) = trimmed.strip_prefix('[') {
             let Some(name) = inner.strip_suffix(']') else {
-                return Err(here(ErrorKind::Syntax {
-                    text: trimmed.to_owned(),
-                }));
+                return Err(syntax(trimmed, line));
             };
-            let name = name.trim();
-            let section = Section {
-                line,
-                entries: Vec::new(),
-            };
-            if name.eq_ignore_ascii_case("DEFAULT") {
-                if let Some(first) = &default {
-                    return Err(here(ErrorKind::SecondDefault {
-                        first_line: first.line,
-                    }));
-                }
-                default = Some(section);
-                within = In::Default;
-            } else if name.eq_ignore_ascii_case("SESSION") {
-                sessions.push(section);
-                within = In::Session;
-            } else {
-                warn(
-                    warnings,
-                    Warning::new(
-                        line,
-                        None,
-                        WarningKind::UnknownSection {
-                            name: name.to_owned(),
-                        },
-                    ),
-                );
-                within = In::Skipped;
-            }
-            continue;
+            read.header(name.trim(), line, warnings)?;
+        } else {
+            read.entry(trimmed, line, warnings)?;
         }
+    }
+    Ok((read.default, read.sessions))
+}
+
+/// Line `line`, `trimmed`, as neither a header, a setting nor a comment.
+fn syntax(trimmed: &str, line: usize) -> ConfigError {
+    ConfigError::new(ErrorKind::Syntax {
+        text: trimmed.to_owned(),
+    })
+    .with_line(Some(line))
+}
+
+/// The sections read so far, and the one the next lines go to.
+struct Sections {
+    default: Option<Section>,
+    sessions: Vec<Section>,
+    within: In,
+}
+
+impl Sections {
+    /// A `[name]` header at `line`: the section the lines after it go to.
+    fn header(
+        &mut self,
+        name: &str,
+        line: usize,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<(), ConfigError> {
+        let section = Section {
+            line,
+            entries: Vec::new(),
+        };
+        if name.eq_ignore_ascii_case("DEFAULT") {
+            if let Some(first) = &self.default {
+                return Err(ConfigError::new(ErrorKind::SecondDefault {
+                    first_line: first.line,
+                })
+                .with_line(Some(line)));
+            }
+            self.default = Some(section);
+            self.within = In::Default;
+        } else if name.eq_ignore_ascii_case("SESSION") {
+            self.sessions.push(section);
+            self.within = In::Session;
+        } else {
+            warn(
+                warnings,
+                Warning::new(
+                    line,
+                    None,
+                    WarningKind::UnknownSection {
+                        name: name.to_owned(),
+                    },
+                ),
+            );
+            self.within = In::Skipped;
+        }
+        Ok(())
+    }
+
+    /// A `Key=Value` line into the section it is in; a key set again there
+    /// replaces the earlier, with a warning.
+    fn entry(
+        &mut self,
+        trimmed: &str,
+        line: usize,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<(), ConfigError> {
         let Some((written, value)) = trimmed.split_once('=') else {
-            return Err(here(ErrorKind::Syntax {
-                text: trimmed.to_owned(),
-            }));
+            return Err(syntax(trimmed, line));
         };
         let written = written.trim();
         if written.is_empty() {
-            return Err(here(ErrorKind::Syntax {
-                text: trimmed.to_owned(),
-            }));
+            return Err(syntax(trimmed, line));
         }
         let keyed = |kind| ConfigError::keyed(written, kind).with_line(Some(line));
-        let section = match within {
+        let section = match self.within {
             In::Nothing => return Err(keyed(ErrorKind::OutsideSection)),
-            In::Skipped => continue,
-            In::Default => default.as_mut(),
-            In::Session => sessions.last_mut(),
+            In::Skipped => return Ok(()),
+            In::Default => self.default.as_mut(),
+            In::Session => self.sessions.last_mut(),
         };
         let Some(section) = section else {
             return Err(keyed(ErrorKind::OutsideSection));
@@ -185,8 +220,8 @@ fn sections(
             value: value.trim().to_owned(),
             line,
         });
+        Ok(())
     }
-    Ok((default, sessions))
 }
 
 /// The key `written` names, or (for one no QuickFIX implementation documents)
@@ -855,38 +890,13 @@ fn schedule(parts: &Parts, header: Option<usize>) -> Result<Schedule, ConfigErro
 fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuilder, ErrorKind> {
     use Fixed::*;
     let fixed = match &e.key {
-        Key::ConnectHost(n) => {
-            read_value(SocketConnectHost.info(), &e.value)?;
-            parts.hosts.insert(*n, (e.value.clone(), e.line));
-            return Ok(b);
-        }
-        Key::ConnectPort(n) => {
-            read_value(SocketConnectPort.info(), &e.value)?;
-            parts.ports.insert(*n, (value::port(&e.value)?, e.line));
-            return Ok(b);
-        }
-        Key::AppDataDictionaryFor(version) => {
-            let Value::Path(path) = read_value(AppDataDictionary.info(), &e.value)? else {
-                return Err(value::invalid(&e.value, "a path"));
-            };
-            if !value::is_appl_ver_id(version) {
-                return Err(value::invalid(
-                    version,
-                    "a FIX version (AppDataDictionary.FIX.5.0SP2, say)",
-                ));
-            }
-            parts.apps.push((version.clone(), path, e.line));
-            return Ok(b);
-        }
-        Key::LogonTag(n) => {
-            read_value(LogonTag.info(), &e.value)?;
-            parts.logon_tags.insert(*n, value::tag_value(&e.value)?);
-            return Ok(b);
-        }
-        Key::App(_) => return Ok(b),
         // Checked with the session ID (`target_comp_id`): empty is a template's.
         Key::Fixed(TargetCompID) if e.value.is_empty() => return Ok(b),
         Key::Fixed(k) => *k,
+        _ => {
+            gather(e, parts)?;
+            return Ok(b);
+        }
     };
     let v = e.value.as_str();
     let parsed = read_value(fixed.info(), v)?;
@@ -894,44 +904,8 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
         // The session ID is the builder's from the start; the values are
         // checked here for [DEFAULT] and by the builder for sessions.
         ConnectionType | BeginString | SenderCompID | TargetCompID | SessionQualifier => b,
-        StartTime | EndTime => {
-            let (time, zone) = value::time(v)?;
-            if let Some(zone) = zone {
-                parts.zones.push((zone, fixed, e.line));
-            }
-            if fixed == StartTime {
-                parts.start_time = Some(time);
-            } else {
-                parts.end_time = Some(time);
-            }
-            b
-        }
-        StartDay => {
-            parts.start_day = Some((value::day(v)?, e.line));
-            b
-        }
-        EndDay => {
-            parts.end_day = Some((value::day(v)?, e.line));
-            b
-        }
-        Weekdays => {
-            parts.weekdays = Some(value::weekdays(v)?);
-            b
-        }
-        TimeZone => {
-            parts.zones.push((value::zone(v)?, fixed, e.line));
-            b
-        }
-        UseLocalTime => {
-            if parsed == Value::Bool(true) {
-                let here = Zone::local().map_err(|_| {
-                    value::invalid(
-                        v,
-                        "Y only where the machine's time zone can be read (TZ or /etc/localtime)",
-                    )
-                })?;
-                parts.zones.push((here, fixed, e.line));
-            }
+        StartTime | EndTime | StartDay | EndDay | Weekdays | TimeZone | UseLocalTime => {
+            schedule_part(fixed, e, &parsed, parts)?;
             b
         }
         // The schedule takes NonStopSession as a whole.
@@ -945,4 +919,80 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
         // Every other setting is a value the builder keeps.
         _ => b.with(fixed, parsed),
     })
+}
+
+/// Entry `e` of a numbered or versioned key into `parts`, parsed: a host, a
+/// port, an application's dictionary or a Logon tag (the application's keys
+/// are passed over).
+fn gather(e: &Entry, parts: &mut Parts) -> Result<(), ErrorKind> {
+    use Fixed::*;
+    match &e.key {
+        Key::ConnectHost(n) => {
+            read_value(SocketConnectHost.info(), &e.value)?;
+            parts.hosts.insert(*n, (e.value.clone(), e.line));
+        }
+        Key::ConnectPort(n) => {
+            read_value(SocketConnectPort.info(), &e.value)?;
+            parts.ports.insert(*n, (value::port(&e.value)?, e.line));
+        }
+        Key::AppDataDictionaryFor(version) => {
+            let Value::Path(path) = read_value(AppDataDictionary.info(), &e.value)? else {
+                return Err(value::invalid(&e.value, "a path"));
+            };
+            if !value::is_appl_ver_id(version) {
+                return Err(value::invalid(
+                    version,
+                    "a FIX version (AppDataDictionary.FIX.5.0SP2, say)",
+                ));
+            }
+            parts.apps.push((version.clone(), path, e.line));
+        }
+        Key::LogonTag(n) => {
+            read_value(LogonTag.info(), &e.value)?;
+            parts.logon_tags.insert(*n, value::tag_value(&e.value)?);
+        }
+        Key::App(_) | Key::Fixed(_) => {}
+    }
+    Ok(())
+}
+
+/// Entry `e` of one of the schedule's keys into `parts`: a time and its
+/// zone, a day, the weekdays, or a zone.
+fn schedule_part(
+    fixed: Fixed,
+    e: &Entry,
+    parsed: &Value,
+    parts: &mut Parts,
+) -> Result<(), ErrorKind> {
+    use Fixed::*;
+    let v = e.value.as_str();
+    match fixed {
+        StartTime | EndTime => {
+            let (time, zone) = value::time(v)?;
+            if let Some(zone) = zone {
+                parts.zones.push((zone, fixed, e.line));
+            }
+            if fixed == StartTime {
+                parts.start_time = Some(time);
+            } else {
+                parts.end_time = Some(time);
+            }
+        }
+        StartDay => parts.start_day = Some((value::day(v)?, e.line)),
+        EndDay => parts.end_day = Some((value::day(v)?, e.line)),
+        Weekdays => parts.weekdays = Some(value::weekdays(v)?),
+        TimeZone => parts.zones.push((value::zone(v)?, fixed, e.line)),
+        UseLocalTime if *parsed == Value::Bool(true) => {
+            let here = Zone::local().map_err(|_| {
+                value::invalid(
+                    v,
+                    "Y only where the machine's time zone can be read (TZ or /etc/localtime)",
+                )
+            })?;
+            parts.zones.push((here, fixed, e.line));
+        }
+        // UseLocalTime=N names no zone.
+        _ => {}
+    }
+    Ok(())
 }
