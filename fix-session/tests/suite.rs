@@ -2,15 +2,12 @@
 //! memory store, and the file store in a fresh directory (reopened after every test,
 //! so each also checks that the log replays to the same state).
 
-#[macro_use]
-mod store_cases;
-
 use std::time::SystemTime;
 
+use fix_session::store::conformance::snapshot;
 use fix_session::store::{SharedLog, SharedLogOptions};
-use fix_session::{ChunkLimit, FileStore, MemoryStore, MessageStore};
+use fix_session::{FileStore, MemoryStore, MessageStore};
 use fix_test_support::temp_dir::TestDir;
-use store_cases::helpers::read_all;
 
 /// Runs `test` on a memory store.
 fn on_memory(test: fn(&mut dyn MessageStore)) {
@@ -66,30 +63,18 @@ fn on_shared(name: &str, test: fn(&mut dyn MessageStore)) {
     );
 }
 
-type Snapshot = (u64, u64, SystemTime, Vec<(u64, Vec<u8>)>);
-
-fn snapshot(store: &mut dyn MessageStore) -> Snapshot {
-    let all = read_all(store, 1, u64::MAX, ChunkLimit::new(1000, usize::MAX));
-    (
-        store.next_sender_seq(),
-        store.next_target_seq(),
-        store.creation_time(),
-        all,
-    )
-}
-
 macro_rules! suite {
     ($($test:ident),* $(,)?) => {
         mod memory {
-            $(#[test] fn $test() { super::on_memory(super::store_cases::$test) })*
+            $(#[test] fn $test() { super::on_memory(fix_session::store::conformance::$test) })*
         }
         mod file {
-            $(#[test] fn $test() { super::on_file(stringify!($test), super::store_cases::$test) })*
+            $(#[test] fn $test() { super::on_file(stringify!($test), fix_session::store::conformance::$test) })*
         }
         mod shared {
-            $(#[test] fn $test() { super::on_shared(stringify!($test), super::store_cases::$test) })*
+            $(#[test] fn $test() { super::on_shared(stringify!($test), fix_session::store::conformance::$test) })*
         }
     };
 }
 
-with_cases!(suite);
+fix_session::with_store_cases!(suite);

@@ -1,15 +1,12 @@
 //! The store against a real server: fencing between two engines, commits per
 //! message under group commit, and a server crash while batches run.
 
-#[path = "../../fix-session/tests/store_cases/helpers.rs"]
-mod helpers;
-
 use std::time::{Duration, SystemTime};
 
+use fix_session::store::conformance::helpers::{message, read_all};
 use fix_session::{ChunkLimit, MessageStore, StoreError};
 use fix_store_postgres::{PgConfig, PostgresStore};
 use fix_test_support::pg::PgServer;
-use helpers::{message, read_all};
 
 fn open(pg: &PgServer, node: &str, key: &str, lease: Duration) -> PostgresStore {
     let config = PgConfig::new(pg.connection_string(), node).lease(lease);

@@ -38,6 +38,8 @@
 //! # Ok::<(), fix_session::StoreError>(())
 //! ```
 
+#[cfg(feature = "testing")]
+pub mod conformance;
 mod durable;
 mod error;
 mod file;

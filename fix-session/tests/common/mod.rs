@@ -2,10 +2,8 @@
 //! applications, a back-to-back pair and message readers for the sessions.
 #![allow(dead_code, unreachable_pub)] // each test binary uses its own part of this module
 
-#[path = "../store_cases/helpers.rs"]
-mod helpers;
 #[allow(unused_imports)] // each test binary uses its own part
-pub use helpers::{message, read_all};
+pub use fix_session::store::conformance::helpers::{message, read_all};
 
 // What the session tests share: an application that records and echoes, a pair
 // of sessions wired back to back, and readers of the bytes a session writes.

@@ -1,6 +1,5 @@
-//! Test messages and a chunked reader, for the store cases and fix-session's
-//! other tests (through `common`).
-#![allow(dead_code, unreachable_pub)]
+//! Test messages and a chunked reader, for the conformance cases and the
+//! stores' own tests.
 
 /// A message for number `seq`, of a length that varies with it, tagged with
 /// `tag` so that two writers of the same number write different bytes.
@@ -14,11 +13,20 @@ pub fn message(seq: u64, tag: u64) -> Vec<u8> {
 
 /// Every stored message of `store` numbered `from..=to`, read in chunks of
 /// `limit`; checks each chunk keeps to the limit.
+///
+/// ```
+/// use fix_session::{ChunkLimit, MemoryStore, MessageStore};
+/// use fix_session::store::conformance::helpers::{message, read_all};
+/// let mut store = MemoryStore::new();
+/// store.store(1, &message(1, 0))?;
+/// assert_eq!(read_all(&mut store, 1, 9, ChunkLimit::default()), [(1, message(1, 0))]);
+/// # Ok::<(), fix_session::StoreError>(())
+/// ```
 pub fn read_all(
-    store: &mut dyn fix_session::MessageStore,
+    store: &mut dyn crate::MessageStore,
     from: u64,
     to: u64,
-    limit: fix_session::ChunkLimit,
+    limit: crate::ChunkLimit,
 ) -> Vec<(u64, Vec<u8>)> {
     let mut out = Vec::new();
     let mut at = from;

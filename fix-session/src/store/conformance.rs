@@ -1,20 +1,48 @@
-//! The store-level cases, written against `&mut dyn MessageStore` and run on
-//! every store: fix-session's `tests/suite.rs` (memory, file) and
-//! fix-store-postgres's (memory, file, PostgreSQL) include this file with
-//! `#[path]`, so one list of cases holds for all of them.
+//! The store conformance suite: cases written against `&mut dyn
+//! MessageStore` that every store passes (behind the `testing` feature).
+//! fix-session runs them on its memory, file and shared-log stores,
+//! fix-store-postgres on PostgreSQL; a third store adds a runner of its own:
 //!
-//! [`with_cases!`] hands the cases' names to a runner macro.
-#![allow(dead_code, unreachable_pub)]
+//! ```
+//! macro_rules! on_memory {
+//!     ($($case:ident),* $(,)?) => {
+//!         $( fix_session::store::conformance::$case(&mut fix_session::MemoryStore::new()); )*
+//!     };
+//! }
+//! fix_session::with_store_cases!(on_memory);
+//! ```
+//!
+//! [`with_store_cases!`](crate::with_store_cases) hands every case's name to
+//! a runner macro, which makes a store for each (and may reopen it after, to
+//! check what it kept: [`snapshot`] says what to compare). The cases panic
+//! (assert) on a store that does not conform.
 
 pub mod helpers;
 
 use std::time::{Duration, SystemTime};
 
-use fix_session::{ChunkLimit, Direction, MAX_MESSAGE_LEN, MessageStore, StoreError};
+use crate::{ChunkLimit, Direction, MAX_MESSAGE_LEN, MessageStore, StoreError};
 use helpers::{message, read_all};
 
-/// Calls `$runner!` with the name of every case.
-macro_rules! with_cases {
+/// What a store holds, to compare before and after a reopen: its next
+/// sender and target numbers, its creation time and every stored message.
+pub type Snapshot = (u64, u64, SystemTime, Vec<(u64, Vec<u8>)>);
+
+/// The store's [`Snapshot`].
+pub fn snapshot(store: &mut dyn MessageStore) -> Snapshot {
+    let all = read_all(store, 1, u64::MAX, ChunkLimit::new(1000, usize::MAX));
+    (
+        store.next_sender_seq(),
+        store.next_target_seq(),
+        store.creation_time(),
+        all,
+    )
+}
+
+/// Calls `$runner!` with the name of every case of
+/// [`store::conformance`](crate::store::conformance).
+#[macro_export]
+macro_rules! with_store_cases {
     ($runner:ident) => {
         $runner!(
             a_new_store_starts_at_one,
@@ -30,14 +58,20 @@ macro_rules! with_cases {
             the_largest_message_is_taken_and_one_byte_more_refused,
             the_last_sequence_number_has_no_successor,
             sync_succeeds,
+            an_answer_is_kept_with_its_advance,
+            an_abandoned_answer_leaves_the_numbers_as_its_messages,
+            a_sync_begun_elsewhere_covers_what_was_taken_before_it,
+            refresh_keeps_what_was_stored,
         );
     };
 }
 
+/// Every stored message, read in the default chunks.
 pub fn stored(store: &mut dyn MessageStore) -> Vec<(u64, Vec<u8>)> {
     read_all(store, 1, u64::MAX, ChunkLimit::default())
 }
 
+/// Case: a new store starts at one.
 pub fn a_new_store_starts_at_one(store: &mut dyn MessageStore) {
     assert_eq!((store.next_sender_seq(), store.next_target_seq()), (1, 1));
     let age = SystemTime::now()
@@ -47,6 +81,7 @@ pub fn a_new_store_starts_at_one(store: &mut dyn MessageStore) {
     assert_eq!(stored(store), []);
 }
 
+/// Case: storing takes the next sender number.
 pub fn storing_takes_the_next_sender_number(store: &mut dyn MessageStore) {
     for seq in 1..=3 {
         store.store(seq, &message(seq, 0)).unwrap();
@@ -69,6 +104,7 @@ pub fn storing_takes_the_next_sender_number(store: &mut dyn MessageStore) {
     assert_eq!(store.next_target_seq(), 1);
 }
 
+/// Case: advancing takes the next target number.
 pub fn advancing_takes_the_next_target_number(store: &mut dyn MessageStore) {
     store.advance_target_seq(1).unwrap();
     store.advance_target_seq(2).unwrap();
@@ -86,6 +122,7 @@ pub fn advancing_takes_the_next_target_number(store: &mut dyn MessageStore) {
     assert_eq!((store.next_target_seq(), store.next_sender_seq()), (3, 1));
 }
 
+/// Case: setting numbers jumps and drops what is above.
 pub fn setting_numbers_jumps_and_drops_what_is_above(store: &mut dyn MessageStore) {
     for seq in 1..=5 {
         store.store(seq, &message(seq, 0)).unwrap();
@@ -117,6 +154,7 @@ pub fn setting_numbers_jumps_and_drops_what_is_above(store: &mut dyn MessageStor
     assert_eq!((store.next_sender_seq(), store.next_target_seq()), (6, 5));
 }
 
+/// Case: numbers of zero are refused.
 pub fn numbers_of_zero_are_refused(store: &mut dyn MessageStore) {
     store.store(1, b"one").unwrap();
     let err = store.set_next_sender_seq(0).unwrap_err();
@@ -133,6 +171,7 @@ pub fn numbers_of_zero_are_refused(store: &mut dyn MessageStore) {
     assert_eq!(stored(store).len(), 1);
 }
 
+/// Stores messages 1 to 50 (tagged 3) and returns them.
 pub fn store_fifty(store: &mut dyn MessageStore) -> Vec<(u64, Vec<u8>)> {
     (1..=50)
         .map(|seq| {
@@ -143,6 +182,7 @@ pub fn store_fifty(store: &mut dyn MessageStore) -> Vec<(u64, Vec<u8>)> {
         .collect()
 }
 
+/// Case: resends stream in chunks bounded in count.
 pub fn resends_stream_in_chunks_bounded_in_count(store: &mut dyn MessageStore) {
     let all = store_fifty(store);
     // Every chunk of seven: `read_all` checks each keeps to the limit.
@@ -171,6 +211,7 @@ pub fn resends_stream_in_chunks_bounded_in_count(store: &mut dyn MessageStore) {
     assert_eq!((chunk.messages, chunk.resume_at), (2, None));
 }
 
+/// Case: resends stream in chunks bounded in bytes.
 pub fn resends_stream_in_chunks_bounded_in_bytes(store: &mut dyn MessageStore) {
     let all = store_fifty(store);
     for max_bytes in [1, 100, 500, 1024, 4096] {
@@ -195,6 +236,7 @@ pub fn resends_stream_in_chunks_bounded_in_bytes(store: &mut dyn MessageStore) {
     );
 }
 
+/// Case: a message longer than the byte limit is a chunk alone.
 pub fn a_message_longer_than_the_byte_limit_is_a_chunk_alone(store: &mut dyn MessageStore) {
     store.store(1, &[b'x'; 5000]).unwrap();
     store.store(2, b"short").unwrap();
@@ -207,6 +249,7 @@ pub fn a_message_longer_than_the_byte_limit_is_a_chunk_alone(store: &mut dyn Mes
     assert_eq!((seen, chunk.resume_at), (vec![(1, 5000)], Some(2)));
 }
 
+/// Case: ranges with nothing stored visit nothing.
 pub fn ranges_with_nothing_stored_visit_nothing(store: &mut dyn MessageStore) {
     store_fifty(store);
     for (from, to) in [(20, 10), (51, u64::MAX), (0, 0), (u64::MAX, u64::MAX)] {
@@ -221,6 +264,7 @@ pub fn ranges_with_nothing_stored_visit_nothing(store: &mut dyn MessageStore) {
     assert_eq!(read_all(store, 0, 3, ChunkLimit::default()).len(), 3);
 }
 
+/// Case: reset starts afresh.
 pub fn reset_starts_afresh(store: &mut dyn MessageStore) {
     store_fifty(store);
     store.advance_target_seq(1).unwrap();
@@ -237,6 +281,7 @@ pub fn reset_starts_afresh(store: &mut dyn MessageStore) {
     assert_eq!((store.next_sender_seq(), store.next_target_seq()), (2, 2));
 }
 
+/// Case: the largest message is taken and one byte more refused.
 pub fn the_largest_message_is_taken_and_one_byte_more_refused(store: &mut dyn MessageStore) {
     // Zeros: `vec![0; n]` is one zeroed allocation, fast in a debug build too.
     let mut big = vec![0u8; MAX_MESSAGE_LEN + 1];
@@ -259,6 +304,7 @@ pub fn the_largest_message_is_taken_and_one_byte_more_refused(store: &mut dyn Me
     assert_eq!(seen, 1);
 }
 
+/// Case: the last sequence number has no successor.
 pub fn the_last_sequence_number_has_no_successor(store: &mut dyn MessageStore) {
     store.set_next_sender_seq(u64::MAX - 1).unwrap();
     store.store(u64::MAX - 1, b"the last one").unwrap();
@@ -272,8 +318,81 @@ pub fn the_last_sequence_number_has_no_successor(store: &mut dyn MessageStore) {
     assert_eq!(stored(store), [(u64::MAX - 1, b"the last one".to_vec())]);
 }
 
+/// Case: sync succeeds.
 pub fn sync_succeeds(store: &mut dyn MessageStore) {
     store.store(1, b"x").unwrap();
     store.sync().unwrap();
     store.sync().unwrap();
+}
+
+/// Case: answers stored between `begin_answer` and the advance are kept
+/// with it, and a sync makes both durable.
+pub fn an_answer_is_kept_with_its_advance(store: &mut dyn MessageStore) {
+    store.begin_answer(1);
+    store.store(1, &message(1, 5)).unwrap();
+    store.store(2, &message(2, 5)).unwrap();
+    store.advance_target_seq(1).unwrap();
+    store.sync().unwrap();
+    assert_eq!((store.next_sender_seq(), store.next_target_seq()), (3, 2));
+    assert_eq!(stored(store), [(1, message(1, 5)), (2, message(2, 5))]);
+}
+
+/// Case: an answer given up (`abandon_answer`) is either dropped with its
+/// numbers (a store that keeps answers with their advance) or kept as
+/// stored (the default, at least once); never a number without its message
+/// or a message past the number. What was stored before it stays.
+pub fn an_abandoned_answer_leaves_the_numbers_as_its_messages(store: &mut dyn MessageStore) {
+    store.store(1, &message(1, 6)).unwrap();
+    store.advance_target_seq(1).unwrap();
+    store.begin_answer(2);
+    store.store(2, &message(2, 6)).unwrap();
+    store.abandon_answer();
+    let (sender, target) = (store.next_sender_seq(), store.next_target_seq());
+    assert_eq!(target, 2, "the advance before the answer stays");
+    let expected: Vec<_> = (1..sender).map(|s| (s, message(s, 6))).collect();
+    assert!(sender == 2 || sender == 3, "next sender number {sender}");
+    assert_eq!(stored(store), expected);
+    // The store goes on from there, and a sync keeps it.
+    store.store(sender, &message(sender, 7)).unwrap();
+    store.sync().unwrap();
+    assert_eq!(store.next_sender_seq(), sender + 1);
+    assert_eq!(stored(store).last(), Some(&(sender, message(sender, 7))));
+}
+
+/// Case: a sync begun with `begin_sync` and run on another thread covers
+/// what was taken before it; what is taken while it runs waits for the
+/// next sync, which a plain `sync` makes; nothing is lost or doubled.
+pub fn a_sync_begun_elsewhere_covers_what_was_taken_before_it(store: &mut dyn MessageStore) {
+    store.store(1, &message(1, 8)).unwrap();
+    store.advance_target_seq(1).unwrap();
+    let job = store.begin_sync().unwrap();
+    assert_eq!(job.is_some(), store.sync_in_flight());
+    // Taken while the job runs: the next sync's.
+    store.store(2, &message(2, 8)).unwrap();
+    if let Some(job) = job {
+        assert!(store.begin_sync().unwrap().is_none(), "one job at a time");
+        let done = std::thread::spawn(move || job.run()).join().unwrap();
+        store.end_sync(done).unwrap();
+        assert!(!store.sync_in_flight());
+    }
+    store.sync().unwrap();
+    assert!(!store.pending_sync());
+    assert_eq!((store.next_sender_seq(), store.next_target_seq()), (3, 2));
+    assert_eq!(stored(store), [(1, message(1, 8)), (2, message(2, 8))]);
+}
+
+/// Case: `refresh` (QuickFIX's RefreshOnLogon) of a store this process
+/// holds changes nothing it holds.
+pub fn refresh_keeps_what_was_stored(store: &mut dyn MessageStore) {
+    for seq in 1..=3 {
+        store.store(seq, &message(seq, 9)).unwrap();
+    }
+    store.advance_target_seq(1).unwrap();
+    store.sync().unwrap();
+    let before = snapshot(store);
+    store.refresh().unwrap();
+    assert!(snapshot(store) == before, "refresh changed the store");
+    store.store(4, &message(4, 9)).unwrap();
+    store.sync().unwrap();
+    assert_eq!(store.next_sender_seq(), 5);
 }
