@@ -7,7 +7,11 @@
 //! - `UPDATE + INSERT`: a counter's update feeding an insert, the shape of
 //!   the store's batch statement;
 //! - the store: one 200-byte message stored and synced
-//!   (`MessageStore::store` then `sync`), through the store's thread.
+//!   (`MessageStore::store` then `sync`), through the store's thread;
+//! - the store, two sessions at once on one server (their commits share its
+//!   WAL), then one session on each of two servers (one disk under both):
+//!   what a commit costs when another engine's commits run beside it, as in
+//!   the race's PostgreSQL lane.
 //!
 //! ```text
 //! cargo run --release -p fix-store-postgres --example commit_probe
@@ -61,6 +65,30 @@ fn main() {
         .collect();
     for t in threads {
         report("store + sync, two sessions at once", t.join().unwrap());
+    }
+    // The same on two servers, one session each (their WALs apart, on one disk).
+    let other = PgServer::start("commit-probe-2").expect("a second server");
+    let threads: Vec<_> = [pg.connection_string(), other.connection_string()]
+        .into_iter()
+        .map(|connection| {
+            std::thread::spawn(move || {
+                let config = PgConfig::new(connection, "probe");
+                let mut store =
+                    PostgresStore::open(&config, "FIX.4.4-G-H", SystemTime::now()).unwrap();
+                let message = vec![b'x'; 200];
+                (0..ROUNDS)
+                    .map(|_| {
+                        let start = Instant::now();
+                        store.store(store.next_sender_seq(), &message).unwrap();
+                        store.sync().unwrap();
+                        start.elapsed().as_micros()
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    for t in threads {
+        report("store + sync, two servers at once", t.join().unwrap());
     }
 }
 
