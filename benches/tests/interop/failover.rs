@@ -27,6 +27,14 @@
 //!   session's connection with the batch the crash failed, and one of the
 //!   two takes the session again once the server is back.
 //!
+//! **The mirror**: the same scripts with our engines as the initiators (A
+//! active, B its standby, both connecting through the relay to QuickFIX's
+//! acceptor, ReconnectInterval=1) and QuickFIX's acceptor sending the
+//! orders at 500/s; each order answered once, the longest wait bounded as
+//! above. A standby initiator connects, finds the lease held and closes the
+//! connection before its Logon, each ReconnectInterval, until it can take
+//! the session.
+//!
 //! After every run, QuickFIX's numbers (its file store's `.seqnums`) and
 //! ours (the session's row) must agree: QuickFIX's next sender number is our
 //! next target number, and the other way round.
@@ -60,6 +68,8 @@ const DIR: &str = "FIX_INTEROP_FAILOVER_DIR";
 const LEASE: Duration = Duration::from_secs(3);
 
 const SENDER: &str = "FIX_INTEROP_FAILOVER_SENDER";
+/// Set for an initiator: the port it connects to.
+const CONNECT: &str = "FIX_INTEROP_FAILOVER_CONNECT";
 const TARGET: &str = "FIX_INTEROP_FAILOVER_TARGET";
 
 #[test]
@@ -81,9 +91,16 @@ fn failover_child() {
 }
 
 fn run_child(id: &SessionId, node: &str, connection: &str, dir: &Path) -> Result<(), String> {
-    let session = SessionBuilder::acceptor(id.clone())
-        .socket_accept_address("127.0.0.1")
-        .socket_accept_port(0)
+    let session = match std::env::var(CONNECT).ok().and_then(|p| p.parse().ok()) {
+        Some(port) => SessionBuilder::initiator(id.clone())
+            .socket_connect("127.0.0.1", port)
+            .heart_bt_int(30)
+            .reconnect_interval(RECONNECT),
+        None => SessionBuilder::acceptor(id.clone())
+            .socket_accept_address("127.0.0.1")
+            .socket_accept_port(0),
+    };
+    let session = session
         .schedule(Schedule::non_stop())
         .postgres_store(format!("{connection} application_name={node}"))
         .postgres_store_lease(LEASE)
@@ -107,18 +124,35 @@ fn run_child(id: &SessionId, node: &str, connection: &str, dir: &Path) -> Result
     })
 }
 
-/// One of our acceptors, `node`, serving session `ours`-`qf`.
-fn start(pg: &PgServer, node: &str, ours: &str, qf: &str, dir: &Path) -> Result<Child, String> {
-    Child::start(
-        "failover::failover_child",
-        &[
-            (NODE, node.to_owned()),
-            (CONNECTION, pg.connection_string()),
-            (DIR, dir.display().to_string()),
-            (SENDER, ours.to_owned()),
-            (TARGET, qf.to_owned()),
-        ],
-    )
+/// Where our engines are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// Our acceptors, QuickFIX's initiator (issue 38's layout).
+    Acceptors,
+    /// Our initiators, QuickFIX's acceptor (the mirror), connecting to the
+    /// relay's port.
+    Initiators(u16),
+}
+
+/// One of our engines, `node`, serving session `ours`-`qf` as `layout` says.
+fn start(
+    pg: &PgServer,
+    node: &str,
+    (ours, qf): (&str, &str),
+    layout: Layout,
+    dir: &Path,
+) -> Result<Child, String> {
+    let mut env = vec![
+        (NODE, node.to_owned()),
+        (CONNECTION, pg.connection_string()),
+        (DIR, dir.display().to_string()),
+        (SENDER, ours.to_owned()),
+        (TARGET, qf.to_owned()),
+    ];
+    if let Layout::Initiators(port) = layout {
+        env.push((CONNECT, port.to_string()));
+    }
+    Child::start("failover::failover_child", &env)
 }
 
 #[test]
@@ -138,10 +172,22 @@ fn a_quickfix_initiator_carried_across_a_restart_of_the_active_engine() {
     .unwrap();
     println!("failover: JIT available on the test server: {jit}");
     let quiet = TestDir::new("failover-quiet")
-        .and_then(|d| d.run(|dir| flow(&pg, dir, "QF5", "OURS5", Script::Quiet)))
+        .and_then(|d| {
+            d.run(|dir| flow(&pg, dir, ("OURS5", "QF5"), Layout::Acceptors, Script::Quiet))
+        })
         .unwrap_or_else(|e| panic!("{e}"));
     let failover = TestDir::new("failover")
-        .and_then(|d| d.run(|dir| flow(&pg, dir, "QF4", "OURS4", Script::Restart)))
+        .and_then(|d| {
+            d.run(|dir| {
+                flow(
+                    &pg,
+                    dir,
+                    ("OURS4", "QF4"),
+                    Layout::Acceptors,
+                    Script::Restart,
+                )
+            })
+        })
         .unwrap_or_else(|e| panic!("{e}"));
     let limit = LEASE + RECONNECT + Duration::from_secs(1);
     println!(
@@ -172,7 +218,7 @@ fn a_quickfix_initiator_carried_across_a_restart_of_the_active_engine() {
 /// A takes the session back.
 #[test]
 fn a_quickfix_initiator_carried_across_a_failback() {
-    scripted(Script::Failback, "QF7", "OURS7");
+    scripted(Script::Failback, ("OURS7", "QF7"), false);
 }
 
 /// Set up as the test above: A frozen and cut off, B takes over, A let go
@@ -183,24 +229,50 @@ fn a_quickfix_initiator_carried_across_a_failback() {
 /// says more.
 #[test]
 fn a_quickfix_initiator_carried_across_a_frozen_engine() {
-    scripted(Script::Freeze, "QF6", "OURS6");
+    scripted(Script::Freeze, ("OURS6", "QF6"), false);
 }
 
 /// Set up as the test above: the database server restarted at once
 /// mid-flow. The bound is a takeover's plus the server's restart.
 #[test]
 fn a_quickfix_initiator_carried_across_a_restart_of_the_database() {
-    scripted(Script::ServerRestart, "QF8", "OURS8");
+    scripted(Script::ServerRestart, ("OURS8", "QF8"), false);
+}
+
+/// The mirror: our initiators, A active and B standby, QuickFIX's
+/// acceptor; A killed at 3 s and started again 1 s later.
+#[test]
+fn a_quickfix_acceptor_served_across_a_restart_of_our_active_initiator() {
+    scripted(Script::Restart, ("OURS9", "QF9"), true);
+}
+
+/// The mirror, A frozen and cut off at 3 s, let go on at 8 s.
+#[test]
+fn a_quickfix_acceptor_served_across_a_frozen_initiator() {
+    scripted(Script::Freeze, ("OURS10", "QF10"), true);
+}
+
+/// The mirror, A killed and started again as the standby, B killed at 8 s.
+#[test]
+fn a_quickfix_acceptor_served_across_a_failback() {
+    scripted(Script::Failback, ("OURS11", "QF11"), true);
+}
+
+/// The mirror, the database server restarted at once at 3 s.
+#[test]
+fn a_quickfix_acceptor_served_across_a_restart_of_the_database() {
+    scripted(Script::ServerRestart, ("OURS12", "QF12"), true);
 }
 
 /// Runs `script` with its own database; asserts every order answered once
 /// and the longest wait within a takeover's bound.
-fn scripted(script: Script, qf: &str, ours: &str) {
+fn scripted(script: Script, (ours, qf): (&str, &str), mirror: bool) {
     if std::env::var(NODE).is_ok() {
         return;
     }
     let _one = serial();
-    let Some(pg) = PgServer::start_or_skip(&format!("interop-{script:?}").to_lowercase()) else {
+    let name = format!("{script:?}{}", if mirror { "-mirror" } else { "" }).to_lowercase();
+    let Some(pg) = PgServer::start_or_skip(&format!("interop-{name}")) else {
         return;
     };
     let mut limit = LEASE + RECONNECT + Duration::from_secs(1);
@@ -210,11 +282,22 @@ fn scripted(script: Script, qf: &str, ours: &str) {
         pg.restart_immediate().unwrap();
         limit += started.elapsed();
     }
-    let waits = TestDir::new(&format!("{script:?}").to_lowercase())
-        .and_then(|d| d.run(|dir| flow(&pg, dir, qf, ours, script)))
-        .unwrap_or_else(|e| panic!("{script:?}: {e}"));
+    let waits = TestDir::new(&name)
+        .and_then(|d| {
+            d.run(|dir| {
+                // The mirror's relay port, known before the run: a placeholder
+                // that `flow` replaces with its relay's.
+                let layout = if mirror {
+                    Layout::Initiators(0)
+                } else {
+                    Layout::Acceptors
+                };
+                flow(&pg, dir, (ours, qf), layout, script)
+            })
+        })
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     println!(
-        "failover, {script:?}: p50 {:?}, max {:?} (limit {limit:?})",
+        "failover, {name}: p50 {:?}, max {:?} (limit {limit:?})",
         waits.p50, waits.max
     );
     assert!(
@@ -251,30 +334,54 @@ struct Waits {
 }
 
 /// One run: QuickFIX sends [`ORDERS`] at 500/s while `script` happens.
-fn flow(pg: &PgServer, dir: &Path, qf: &str, ours: &str, script: Script) -> Result<Waits, String> {
+fn flow(
+    pg: &PgServer,
+    dir: &Path,
+    (ours, qf): (&str, &str),
+    layout: Layout,
+    script: Script,
+) -> Result<Waits, String> {
     pg.psql("DELETE FROM fix_batches; DELETE FROM fix_sessions;")
         .ok();
-    let to_a = Arc::new(AtomicU16::new(0));
-    let relay = child::relay(to_a.clone())?;
-    let relay_port = relay.port;
-    let mut a = start(pg, "engine-a", ours, qf, &dir.join("a1"))?;
-    to_a.store(a.port, Ordering::SeqCst);
-    let mut b = start(pg, "engine-b", ours, qf, &dir.join("b"))?;
+    // The relay: in front of A for our acceptors (QuickFIX reaches a
+    // restarted A at the same port), in front of QuickFIX's acceptor for our
+    // initiators (a frozen A's connection is cut there).
+    let to = Arc::new(AtomicU16::new(0));
+    let relay = child::relay(to.clone())?;
+    let (role, qf_port, layout) = match layout {
+        Layout::Acceptors => (Role::Initiator, relay.port, layout),
+        Layout::Initiators(_) => {
+            let port = crate::free_port()?;
+            to.store(port, Ordering::SeqCst);
+            (Role::Acceptor, port, Layout::Initiators(relay.port))
+        }
+    };
+    let ids_pair = (ours, qf);
+    let mut a = start(pg, "engine-a", ids_pair, layout, &dir.join("a1"))?;
+    if layout == Layout::Acceptors {
+        to.store(a.port, Ordering::SeqCst);
+    }
+    let mut b = start(pg, "engine-b", ids_pair, layout, &dir.join("b"))?;
     let book = Arc::new(Book::new("QuickFIX"));
     let qf_id = quickfix_cpp::session_id(qf, ours)?;
     let b_port = b.port.to_string();
-    // ReconnectInterval is RECONNECT in QuickFIX's settings already.
-    let extra = [
+    // ReconnectInterval is RECONNECT in QuickFIX's settings already. Our
+    // acceptor B is QuickFIX's initiator's second endpoint.
+    let second = [
         ("SocketConnectHost1", "127.0.0.1"),
         ("SocketConnectPort1", b_port.as_str()),
     ];
+    let extra: &[(&str, &str)] = match layout {
+        Layout::Acceptors => &second,
+        Layout::Initiators(_) => &[],
+    };
     let ids: Arc<Vec<String>> = Arc::new((0..ORDERS).map(|i| format!("{qf}-{i}")).collect());
     let (qf_name, ours_name) = (qf.to_owned(), ours.to_owned());
     let waits = quickfix_cpp::run_with(
-        Role::Initiator,
+        role,
         &qf_id,
-        relay_port,
-        &extra,
+        qf_port,
+        extra,
         &dir.join("quickfix"),
         &book,
         |_| {
@@ -312,11 +419,15 @@ fn flow(pg: &PgServer, dir: &Path, qf: &str, ours: &str, script: Script) -> Resu
                 Script::Quiet => {}
                 Script::Restart | Script::Failback => {
                     at(3);
-                    to_a.store(0, Ordering::SeqCst);
+                    if layout == Layout::Acceptors {
+                        to.store(0, Ordering::SeqCst);
+                    }
                     a.kill()?;
                     at(4);
-                    a = start(pg, "engine-a", ours, qf, &dir.join("a2"))?;
-                    to_a.store(a.port, Ordering::SeqCst);
+                    a = start(pg, "engine-a", ids_pair, layout, &dir.join("a2"))?;
+                    if layout == Layout::Acceptors {
+                        to.store(a.port, Ordering::SeqCst);
+                    }
                     if script == Script::Failback {
                         at(8);
                         b.kill()?;
@@ -324,7 +435,9 @@ fn flow(pg: &PgServer, dir: &Path, qf: &str, ours: &str, script: Script) -> Resu
                 }
                 Script::Freeze => {
                     at(3);
-                    to_a.store(0, Ordering::SeqCst);
+                    if layout == Layout::Acceptors {
+                        to.store(0, Ordering::SeqCst);
+                    }
                     a.freeze(true)?;
                     relay.cut();
                     at(8);
@@ -339,7 +452,7 @@ fn flow(pg: &PgServer, dir: &Path, qf: &str, ours: &str, script: Script) -> Resu
             book.wait("every order answered", Duration::from_secs(120), |s| {
                 s.answered() >= ORDERS as u64 || !s.errors.is_empty()
             })?;
-            book.with(|s| {
+            let waits = book.with(|s| {
                 if !s.errors.is_empty() || !s.rejects.is_empty() {
                     return Err(format!("errors {:?}, rejects {:?}", s.errors, s.rejects));
                 }
@@ -369,17 +482,18 @@ fn flow(pg: &PgServer, dir: &Path, qf: &str, ours: &str, script: Script) -> Resu
                     p50: waits[waits.len() / 2],
                     max: waits[waits.len() - 1],
                 })
-            })
+            })?;
+            // While both sides are still logged on: once QuickFIX stops, an
+            // initiator of ours logs on again each ReconnectInterval, and each
+            // Logon it sends takes a number, as QuickFIX's own do.
+            let store = dir.join("quickfix/store");
+            numbers_agree(pg, &store, &format!("FIX.4.4-{ours}-{qf}"))?;
+            Ok(waits)
         },
     )?;
     if let Some(status) = a.ended() {
         return Err(format!("engine A ended during the run: {status}"));
     }
-    numbers_agree(
-        pg,
-        &dir.join("quickfix/store"),
-        &format!("FIX.4.4-{ours}-{qf}"),
-    )?;
     drop((a, b));
     Ok(waits)
 }
