@@ -478,6 +478,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         Ok(())
     }
 
+    /// A Logon: checked, then the session logs on (or resets mid-session).
     fn on_logon(
         &mut self,
         now: SystemTime,
@@ -489,49 +490,94 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.config.role == crate::Role::Initiator && self.conn.state != State::LoggedOn;
         self.events.push(Event::LogonReceived { answer });
         if self.conn.state == State::LoggedOn {
-            if msg.get(141) != Some(b"Y") {
-                // A second Logon on a logged-on session: QuickFIX's verify finds
-                // the logon state invalid and disconnects, answering nothing.
-                self.want_disconnect(Why::SecondLogon);
-                return Ok(());
-            }
-            // A Logon with ResetSeqNumFlag=Y mid-session: QuickFIX resets both
-            // numbers to 1 and answers with its own Logon 141=Y. Verified
-            // first: a Logon refused erases nothing.
-            if let Sequence::Done = self.verify_header(now, msg, seq, app)? {
-                return Ok(());
-            }
-            self.store.reset(now)?;
-            self.queue.clear();
-            self.conn.resend_requested = None;
-            self.conn.reset_received = true;
-            self.send_logon(now, true, app)?;
-            if seq > self.store.next_target_seq() {
-                self.store.set_next_target_seq(seq)?;
-            }
-            return self.in_order(now, seq, app);
+            return self.on_logon_while_logged_on(now, msg, seq, app);
         }
         if self.config.refresh_on_logon {
             // QuickFIX's nextLogon refreshes first: the numbers the Logon is
             // checked against are the store's as it is now.
             self.store.refresh()?;
         }
+        let Some(hb) = self.check_logon(now, msg, seq, app)? else {
+            return Ok(());
+        };
+        let reset = msg.get(141) == Some(b"Y");
+        self.adopt_logon_reset_and_heartbeat(now, reset, hb)?;
+        if let Sequence::Done = self.check_sequence(now, msg, seq, false, true, app)? {
+            return Ok(());
+        }
+        self.complete_logon(now, seq, reset, app)
+    }
+
+    /// A Logon on a logged-on session: a reset with ResetSeqNumFlag=Y, a disconnect otherwise.
+    fn on_logon_while_logged_on(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        if msg.get(141) != Some(b"Y") {
+            // A second Logon on a logged-on session: QuickFIX's verify finds
+            // the logon state invalid and disconnects, answering nothing.
+            self.want_disconnect(Why::SecondLogon);
+            return Ok(());
+        }
+        // A Logon with ResetSeqNumFlag=Y mid-session: QuickFIX resets both
+        // numbers to 1 and answers with its own Logon 141=Y. Verified
+        // first: a Logon refused erases nothing.
+        if let Sequence::Done = self.verify_header(now, msg, seq, app)? {
+            return Ok(());
+        }
+        self.store.reset(now)?;
+        self.queue.clear();
+        self.conn.resend_requested = None;
+        self.conn.reset_received = true;
+        self.send_logon(now, true, app)?;
+        if seq > self.store.next_target_seq() {
+            self.store.set_next_target_seq(seq)?;
+        }
+        self.in_order(now, seq, app)
+    }
+
+    /// The checks of a first Logon before anything changes: its HeartBtInt, or `None` if refused.
+    fn check_logon(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        app: &mut dyn Application,
+    ) -> Result<Option<u64>, SessionError> {
         // Everything the Logon says is checked before anything changes: its
         // numbers, its SendingTime and CompIDs, then the application.
         let Some(hb) = heart_bt_int(msg) else {
             let reason =
                 format!("HeartBtInt must be a number of seconds from 0 to {MAX_HEART_BT_INT}");
-            return self.refuse_logon(now, &reason, app);
+            self.refuse_logon(now, &reason, app)?;
+            return Ok(None);
         };
         if let Sequence::Done = self.verify_header(now, msg, seq, app)? {
             self.events.push(Event::LogonRefused {
                 reason: "SendingTime or CompIDs wrong".to_owned(),
             });
-            return Ok(());
+            return Ok(None);
         }
         if let Err(refusal) = app.from_admin(msg) {
-            return self.refuse_logon(now, &refusal.text, app);
+            self.refuse_logon(now, &refusal.text, app)?;
+            return Ok(None);
         }
+        if !self.check_default_appl_ver_id(now, msg, app)? {
+            return Ok(None);
+        }
+        Ok(Some(hb))
+    }
+
+    /// On FIXT, adopts the Logon's DefaultApplVerID (1137), or refuses the Logon (`false`).
+    fn check_default_appl_ver_id(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        app: &mut dyn Application,
+    ) -> Result<bool, SessionError> {
         if let Some(v) = msg.get(1137)
             && self.config.id.begin_string.starts_with("FIXT")
         {
@@ -542,11 +588,21 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             let known = self.dicts.transport().value_allowed(1128, code.as_bytes());
             if !known || (self.dicts.has_apps() && self.dicts.app(code.as_bytes()).is_none()) {
                 let text = format!("Unsupported DefaultApplVerID {v}");
-                return self.refuse_logon(now, &text, app);
+                self.refuse_logon(now, &text, app)?;
+                return Ok(false);
             }
             self.conn.target_default_appl_ver_id = Some(code.to_owned());
         }
-        let reset = msg.get(141) == Some(b"Y");
+        Ok(true)
+    }
+
+    /// Adopts a checked Logon's reset and, on an acceptor, its HeartBtInt.
+    fn adopt_logon_reset_and_heartbeat(
+        &mut self,
+        now: SystemTime,
+        reset: bool,
+        hb: u64,
+    ) -> Result<(), SessionError> {
         let acceptor = self.config.role == crate::Role::Acceptor;
         if acceptor && (self.config.reset_on_logon || reset || self.reset_pending) {
             self.store.reset(now)?;
@@ -558,10 +614,18 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if acceptor {
             self.conn.clock.heartbeat = Duration::from_secs(hb);
         }
-        if let Sequence::Done = self.check_sequence(now, msg, seq, false, true, app)? {
-            return Ok(());
-        }
-        if acceptor {
+        Ok(())
+    }
+
+    /// Answers a checked Logon on an acceptor, logs on, then requests a gap or goes on in order.
+    fn complete_logon(
+        &mut self,
+        now: SystemTime,
+        seq: u64,
+        reset: bool,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        if self.config.role == crate::Role::Acceptor {
             self.send_logon(now, self.conn.reset_received, app)?;
         }
         self.set_state(State::LoggedOn);
