@@ -834,6 +834,31 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         seq: u64,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
+        let answer = self.ask_app(msg, app);
+        if answer.is_err() && self.takes_error(msg.msg_type()) {
+            // Nothing of the refused message's answer leaves: what the
+            // application queued with its refusal goes, and the answer
+            // announced to the store is taken back (nothing is stored yet).
+            self.outbox.clear();
+            self.store.abandon_answer();
+            return self.on_error(now, "the application refused the message", app);
+        }
+        if let Err(refusal) = answer {
+            self.send_app_refusal(now, msg, seq, refusal, app)?;
+        }
+        self.flush_outbox(now)?;
+        if seq == self.store.next_target_seq() {
+            self.store.advance_target_seq(seq)?;
+        }
+        Ok(())
+    }
+
+    /// Calls `from_app` with the outbox, under the DefaultApplVerID of the connection or config.
+    fn ask_app(
+        &mut self,
+        msg: &Message<'_>,
+        app: &mut dyn Application,
+    ) -> Result<(), crate::AppReject> {
         let mut outbox = std::mem::take(&mut self.outbox);
         outbox.default_appl_ver_id = crate::app::ApplVerId::new(
             self.conn
@@ -844,21 +869,24 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         );
         let answer = app.from_app(msg, &mut outbox);
         self.outbox = outbox;
-        if answer.is_err() && self.takes_error(msg.msg_type()) {
-            // Nothing of the refused message's answer leaves: what the
-            // application queued with its refusal goes, and the answer
-            // announced to the store is taken back (nothing is stored yet).
-            self.outbox.clear();
-            self.store.abandon_answer();
-            return self.on_error(now, "the application refused the message", app);
-        }
-        match answer {
-            Ok(()) => {}
-            Err(crate::AppReject::Session {
+        answer
+    }
+
+    /// Answers the application's refusal: a Reject, or from FIX.4.2 on a BusinessMessageReject.
+    fn send_app_refusal(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        refusal: crate::AppReject,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        match refusal {
+            crate::AppReject::Session {
                 reason,
                 ref_tag,
                 text,
-            }) => {
+            } => {
                 let reason =
                     SessionRejectReason::from_code(reason).unwrap_or(SessionRejectReason::Other);
                 self.send_reject(
@@ -867,9 +895,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                         .tag(ref_tag.map(i64::from))
                         .text(text.as_bytes()),
                     app,
-                )?;
+                )
             }
-            Err(crate::AppReject::Business { reason, text, .. }) if !self.is_at_least_fix42() => {
+            crate::AppReject::Business { reason, text, .. } if !self.is_at_least_fix42() => {
                 // No BusinessMessageReject before FIX.4.2: QuickFIX sends a
                 // Reject, with its own text for an unsupported MsgType.
                 let text = if reason == 3 {
@@ -881,40 +909,45 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     now,
                     RejectOf::message(msg, seq, SessionRejectReason::Other).text(text),
                     app,
-                )?;
+                )
             }
-            Err(crate::AppReject::Business {
+            crate::AppReject::Business {
                 reason,
                 ref_tag,
                 text,
-            }) => {
-                let (s, r) = (u64_text(seq), u64_text(u64::from(reason)));
-                let tag_value = ref_tag.and_then(|t| msg.get(t)).unwrap_or_default();
-                let mut fields: Vec<(u32, &[u8])> = vec![
-                    (45, s.as_bytes()),
-                    (58, text.as_bytes()),
-                    (372, msg.msg_type()),
-                ];
-                if ref_tag.is_some() {
-                    fields.push((379, tag_value));
-                }
-                fields.push((380, r.as_bytes()));
-                // On FIXT.1.1 QuickFIX names its DefaultApplVerID in the body.
-                let appl = self.config.default_appl_ver_id.clone();
-                if let Some(v) = &appl {
-                    fields.push((1137, v.as_bytes()));
-                }
-                self.set_reverse_route(Some(msg));
-                let sent = self.send_admin(now, b"j", &fields, app);
-                self.route.clear();
-                sent?;
-            }
+            } => self.send_business_reject(now, msg, seq, (reason, ref_tag, &text), app),
         }
-        self.flush_outbox(now)?;
-        if seq == self.store.next_target_seq() {
-            self.store.advance_target_seq(seq)?;
+    }
+
+    /// Sends a BusinessMessageReject (35=j) of `msg` back along its route.
+    fn send_business_reject(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        (reason, ref_tag, text): (u32, Option<u32>, &str),
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        let (s, r) = (u64_text(seq), u64_text(u64::from(reason)));
+        let tag_value = ref_tag.and_then(|t| msg.get(t)).unwrap_or_default();
+        let mut fields: Vec<(u32, &[u8])> = vec![
+            (45, s.as_bytes()),
+            (58, text.as_bytes()),
+            (372, msg.msg_type()),
+        ];
+        if ref_tag.is_some() {
+            fields.push((379, tag_value));
         }
-        Ok(())
+        fields.push((380, r.as_bytes()));
+        // On FIXT.1.1 QuickFIX names its DefaultApplVerID in the body.
+        let appl = self.config.default_appl_ver_id.clone();
+        if let Some(v) = &appl {
+            fields.push((1137, v.as_bytes()));
+        }
+        self.set_reverse_route(Some(msg));
+        let sent = self.send_admin(now, b"j", &fields, app);
+        self.route.clear();
+        sent
     }
 
     /// Whether an error in a received message of `msg_type` is
