@@ -396,6 +396,33 @@ impl fmt::Display for Event {
                 "Received {bytes} bytes that do not frame as a FIX message ({error}): dropped"
             ),
             Event::DisconnectWanted(why) => write!(f, "Disconnecting: {why}"),
+            Event::TestRequestSent { id } => write!(f, "Sent test request {id}"),
+            Event::LogonReceived { .. }
+            | Event::LogonSent { .. }
+            | Event::LogoutReceived { .. }
+            | Event::LogoutSent { .. }
+            | Event::LogonRefused { .. } => self.fmt_logon_logout(f),
+            Event::ResendRequested { .. }
+            | Event::ResendServed { .. }
+            | Event::SequenceResetReceived { .. }
+            | Event::GapFillSent { .. }
+            | Event::RejectReceived { .. }
+            | Event::Rejected { .. } => self.fmt_recovery_and_rejects(f),
+            Event::InputDropped { .. }
+            | Event::QueueFull { .. }
+            | Event::BudgetFull { .. }
+            | Event::ValueOutOfRange { .. }
+            | Event::ResetOnError { .. }
+            | Event::DisconnectOnError { .. }
+            | Event::AnswerDropped { .. } => self.fmt_drops_and_errors(f),
+        }
+    }
+}
+
+impl Event {
+    /// The texts of the Logon and Logout events.
+    fn fmt_logon_logout(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Event::LogonReceived { answer: false } => f.write_str("Received logon request"),
             Event::LogonReceived { answer: true } => f.write_str("Received logon response"),
             Event::LogonSent { answer: false } => f.write_str("Initiated logon request"),
@@ -416,6 +443,14 @@ impl fmt::Display for Event {
                 };
                 with_text(f, what, text)
             }
+            Event::LogonRefused { reason } => write!(f, "Logon refused: {reason}"),
+            _ => unreachable!("not a Logon or Logout event: {self:?}"),
+        }
+    }
+
+    /// The texts of the resend, SequenceReset and Reject events.
+    fn fmt_recovery_and_rejects(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Event::ResendRequested { begin, end } => {
                 write!(f, "Sent ResendRequest FROM: {begin} TO: {end}")
             }
@@ -435,7 +470,13 @@ impl fmt::Display for Event {
             Event::Rejected { ref_seq, text } => {
                 with_text(f, &format!("Message {ref_seq} Rejected"), text)
             }
-            Event::TestRequestSent { id } => write!(f, "Sent test request {id}"),
+            _ => unreachable!("not a resend, SequenceReset or Reject event: {self:?}"),
+        }
+    }
+
+    /// The texts of what was dropped or refused, and of ResetOnError and DisconnectOnError.
+    fn fmt_drops_and_errors(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Event::InputDropped { bytes, limit } => write!(
                 f,
                 "dropped {bytes} received bytes: no complete message within the maximum message size of {limit} bytes"
@@ -448,7 +489,6 @@ impl fmt::Display for Event {
                 f,
                 "MsgSeqNum {seq} not queued: the engine's sessions hold {held_bytes} bytes, their shared limit; the resend brings it again"
             ),
-            Event::LogonRefused { reason } => write!(f, "Logon refused: {reason}"),
             Event::ValueOutOfRange { tag, msg_type } => write!(
                 f,
                 "tag {tag} of a message of type {msg_type} is out of range: refused"
@@ -465,6 +505,7 @@ impl fmt::Display for Event {
                 f,
                 "The application's answer of type {msg_type} dropped, never sent: not FIX fields: {error}"
             ),
+            _ => unreachable!("not a drop or error event: {self:?}"),
         }
     }
 }
