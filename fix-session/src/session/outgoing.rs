@@ -516,6 +516,36 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         cache.text
     }
 
+    /// BodyLength (9) of the message `frame_into_output` writes, its SendingTime `ts_len` long.
+    fn body_length(
+        &self,
+        msg_type: &[u8],
+        stamp: Stamp<'_>,
+        ts_len: usize,
+        body_len: usize,
+    ) -> usize {
+        let id = &self.config.id;
+        let sub = &self.config.sub_ids;
+        let sub_len: usize = sub
+            .fields()
+            .map(|(tag, v)| digits(u64::from(tag)) + 2 + v.len())
+            .sum();
+        // `tag=` and SOH around each value.
+        let field = |tag_len: usize, value_len: usize| tag_len + 2 + value_len;
+        let flag = |on: bool| if on { field(2, 1) } else { 0 };
+        field(2, msg_type.len())
+            + field(2, digits(stamp.seq))
+            + flag(stamp.orig_sending_time.is_some())
+            + field(2, id.sender_comp_id.len())
+            + field(2, ts_len)
+            + field(2, id.target_comp_id.len())
+            + flag(stamp.poss_resend)
+            + self.route.len()
+            + stamp.orig_sending_time.map_or(0, |o| field(3, o.len()))
+            + sub_len
+            + body_len
+    }
+
     /// Appends the whole message to `output`: 8, 9, 35, 34, [43], 49, [50], 52,
     /// 56, [57], [97], [reverse route], [122], [142], [143], the body, 10;
     /// returns where it starts (the header is in ascending tag order but for
@@ -531,26 +561,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> usize {
         let ts = self.timestamp(now);
         let ts = ts.as_bytes();
+        let body_len = self.body_length(msg_type, stamp, ts.len(), body.len());
         let id = &self.config.id;
         let sub = &self.config.sub_ids;
-        let sub_len: usize = sub
-            .fields()
-            .map(|(tag, v)| digits(u64::from(tag)) + 2 + v.len())
-            .sum();
-        // `tag=` and SOH around each value.
-        let field = |tag_len: usize, value_len: usize| tag_len + 2 + value_len;
-        let flag = |on: bool| if on { field(2, 1) } else { 0 };
-        let body_len = field(2, msg_type.len())
-            + field(2, digits(stamp.seq))
-            + flag(stamp.orig_sending_time.is_some())
-            + field(2, id.sender_comp_id.len())
-            + field(2, ts.len())
-            + field(2, id.target_comp_id.len())
-            + flag(stamp.poss_resend)
-            + self.route.len()
-            + stamp.orig_sending_time.map_or(0, |o| field(3, o.len()))
-            + sub_len
-            + body.len();
         let out = &mut self.output;
         let start = out.len();
         push_field(out, 8, id.begin_string.as_bytes());
