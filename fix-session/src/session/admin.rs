@@ -106,24 +106,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         match msg_type {
             b"A" => self.on_logon(now, msg, seq, app),
             b"0" => self.on_plain_admin(now, msg, seq, app),
-            b"1" => {
-                if let Sequence::InOrder = self.check(now, msg, seq, true, true, app)? {
-                    // Refusing a TestRequest changes nothing: it is answered.
-                    let _ = app.from_admin(msg);
-                    let id = msg.get(112).unwrap_or_default();
-                    self.send_admin(now, b"0", &[(112, id)], app)?;
-                    self.in_order(now, seq, app)?;
-                }
-                Ok(())
-            }
+            b"1" => self.on_test_request(now, msg, seq, app),
             b"2" => self.on_resend_request(now, msg, seq, app),
-            b"3" => {
-                self.events.push(Event::RejectReceived {
-                    ref_seq: seq_field(msg, 45).unwrap_or(0),
-                    text: text_of(msg),
-                });
-                self.on_plain_admin(now, msg, seq, app)
-            }
+            b"3" => self.on_reject(now, msg, seq, app),
             b"4" => self.on_sequence_reset(now, msg, seq, app),
             b"5" => self.on_logout(now, msg, seq, app),
             _ => self.on_app(now, msg, seq, app),
@@ -640,6 +625,39 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.store.set_next_target_seq(seq)?;
         }
         self.in_order(now, seq, app)
+    }
+
+    /// A TestRequest: checked, then answered with a Heartbeat carrying its TestReqID.
+    fn on_test_request(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        if let Sequence::InOrder = self.check(now, msg, seq, true, true, app)? {
+            // Refusing a TestRequest changes nothing: it is answered.
+            let _ = app.from_admin(msg);
+            let id = msg.get(112).unwrap_or_default();
+            self.send_admin(now, b"0", &[(112, id)], app)?;
+            self.in_order(now, seq, app)?;
+        }
+        Ok(())
+    }
+
+    /// A Reject: its event, then the checks of a Heartbeat.
+    fn on_reject(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        self.events.push(Event::RejectReceived {
+            ref_seq: seq_field(msg, 45).unwrap_or(0),
+            text: text_of(msg),
+        });
+        self.on_plain_admin(now, msg, seq, app)
     }
 
     /// Heartbeat and Reject: the checks and nothing else.
