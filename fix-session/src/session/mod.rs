@@ -1440,23 +1440,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             match parser.frame(&buf[start..]) {
                 Ok(Status::Complete(frame)) => {
                     start += frame.len();
-                    let mut fields = std::mem::take(&mut self.fields);
-                    let logged_on = self.conn.state == State::LoggedOn;
-                    let result = match parser.index(frame, &mut fields) {
-                        Ok(msg) => {
-                            self.record_received(seq_num(&msg), &frame);
-                            self.handle_parsed(now, &msg, app)
-                        }
-                        Err(e) => {
-                            self.record_received(admin::seq_text(frame.bytes()), &frame);
-                            self.handle_unparsed(now, &frame, &e, app)
-                        }
-                    };
-                    self.fields = fields;
-                    if let Err(e) = &result {
-                        if logged_on && matches!(e, SessionError::Store(_)) {
-                            self.store_failed(frame.msg_type());
-                        }
+                    let result = self.handle_frame(now, &parser, frame, app);
+                    if result.is_err() {
                         return (start, result);
                     }
                 }
@@ -1489,6 +1474,33 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             }
         }
         (start, Ok(()))
+    }
+
+    /// Indexes, records and handles one framed message; marks a store failure when logged on.
+    fn handle_frame(
+        &mut self,
+        now: SystemTime,
+        parser: &Parser<'_>,
+        frame: fix_core::Frame<'_>,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        let mut fields = std::mem::take(&mut self.fields);
+        let logged_on = self.conn.state == State::LoggedOn;
+        let result = match parser.index(frame, &mut fields) {
+            Ok(msg) => {
+                self.record_received(seq_num(&msg), &frame);
+                self.handle_parsed(now, &msg, app)
+            }
+            Err(e) => {
+                self.record_received(admin::seq_text(frame.bytes()), &frame);
+                self.handle_unparsed(now, &frame, &e, app)
+            }
+        };
+        self.fields = fields;
+        if logged_on && let Err(SessionError::Store(_)) = &result {
+            self.store_failed(frame.msg_type());
+        }
+        result
     }
 
     /// The store failed while a received message of `msg_type` was handled on
