@@ -121,7 +121,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command,
         validate: true,
         progress: true,
         strict: false,
-        max_size: crate::scan::MAX_MESSAGE,
+        max_size: fix_cli::scan::MAX_MESSAGE,
     };
     let mut args = args.into_iter();
     let mut only_files = false;

@@ -12,8 +12,6 @@
 //! buffer; [`render`] writes them as text or JSON; [`summary`] counts them.
 
 mod args;
-mod render;
-mod scan;
 mod summary;
 
 use std::fs::File;
@@ -27,9 +25,9 @@ use fix_core::{DataFields, Parser};
 use fix_dict::Dictionary;
 
 use crate::args::{Args, Color, Command};
-use crate::render::{Problems, Style, Tables, Writer};
-use crate::scan::{Decoded, NoProgress, Problem, Scanner, Sink};
 use crate::summary::Summary;
+use fix_cli::render::{Problems, Style, Tables, Writer};
+use fix_cli::scan::{self, Decoded, NoProgress, Problem, Scanner, Sink};
 
 /// The built-in dictionary: our FIX 4.4 specification.
 const FIX44_XML: &str = include_str!("../../spec/FIX44.xml");

@@ -19,7 +19,7 @@ const SPACES: &[u8; 64] = b"                                                    
 
 /// ANSI colour codes, or empty strings when colour is off.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Style {
+pub struct Style {
     header: &'static str,
     tag: &'static str,
     name: &'static str,
@@ -30,7 +30,7 @@ pub(crate) struct Style {
 
 impl Style {
     /// Colour on or off.
-    pub(crate) fn new(color: bool) -> Style {
+    pub fn new(color: bool) -> Style {
         if color {
             Style {
                 header: "\x1b[1;33m",
@@ -120,7 +120,7 @@ struct TagInfo<'d> {
 
 /// The dictionary, with what the writers add to each field for display.
 #[derive(Debug)]
-pub(crate) struct Tables<'d> {
+pub struct Tables<'d> {
     dict: &'d Dictionary,
     /// By the field's position in the dictionary.
     tags: Vec<TagInfo<'d>>,
@@ -132,7 +132,7 @@ pub(crate) struct Tables<'d> {
 
 impl<'d> Tables<'d> {
     /// Builds the tables for `dict` in `style`.
-    pub(crate) fn new(dict: &'d Dictionary, style: Style) -> Tables<'d> {
+    pub fn new(dict: &'d Dictionary, style: Style) -> Tables<'d> {
         // Group counters by field position: NUMINGROUP fields, and the INT
         // counters of old dictionaries that a layout uses as one.
         let mut counters = vec![false; dict.fields().len()];
@@ -190,7 +190,7 @@ impl<'d> Tables<'d> {
     }
 
     /// The dictionary (what messages are validated against).
-    pub(crate) fn dictionary(&self) -> &'d Dictionary {
+    pub fn dictionary(&self) -> &'d Dictionary {
         self.dict
     }
 
@@ -216,7 +216,7 @@ impl<'d> Tables<'d> {
     }
 
     /// The field's name, if the dictionary defines it.
-    pub(crate) fn name(&self, tag: u32) -> Option<&'d str> {
+    pub fn name(&self, tag: u32) -> Option<&'d str> {
         self.dict.field(tag).map(|f| f.name.as_str())
     }
 
@@ -233,7 +233,7 @@ impl<'d> Tables<'d> {
     }
 
     /// The message name for a MsgType, if the dictionary defines it.
-    pub(crate) fn message_name(&self, msg_type: &[u8]) -> Option<&'d str> {
+    pub fn message_name(&self, msg_type: &[u8]) -> Option<&'d str> {
         self.message(msg_type).map(|m| m.name.as_str())
     }
 
@@ -345,17 +345,17 @@ fn walk<'d>(
 
 /// The problems found on one message, ready to write.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Problems {
+pub struct Problems {
     /// The parser's complaint.
-    pub(crate) problem: Option<Problem>,
+    pub problem: Option<Problem>,
     /// What a session would answer (from the parse error or validation): a
     /// Reject, or a Logout for a BeginString that is not the dictionary's.
-    pub(crate) reject: Option<Invalid>,
+    pub reject: Option<Invalid>,
 }
 
 impl Problems {
     /// Whether there is nothing to report.
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.problem.is_none() && self.reject.is_none()
     }
 
@@ -379,14 +379,14 @@ fn problem_text(p: Problem) -> String {
 
 /// The writers' reused state.
 #[derive(Debug, Default)]
-pub(crate) struct Writer<'d> {
+pub struct Writer<'d> {
     stack: Vec<(&'d GroupLayout, bool)>,
     json_levels: Vec<bool>,
 }
 
 impl<'d> Writer<'d> {
     /// Writes `m` as text.
-    pub(crate) fn text(
+    pub fn text(
         &mut self,
         out: &mut Vec<u8>,
         tables: &Tables<'d>,
@@ -448,7 +448,7 @@ impl<'d> Writer<'d> {
 
     /// Writes `m` as one line of JSON.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn json(
+    pub fn json(
         &mut self,
         out: &mut Vec<u8>,
         tables: &Tables<'d>,
@@ -757,7 +757,7 @@ impl Emit for JsonEmit {
 }
 
 /// The prefix without surrounding whitespace and the ` : ` before the message.
-pub(crate) fn trim_prefix(prefix: &[u8]) -> &[u8] {
+pub fn trim_prefix(prefix: &[u8]) -> &[u8] {
     let p = prefix.trim_ascii();
     let p = p.strip_suffix(b":").unwrap_or(p);
     p.trim_ascii_end()
@@ -845,7 +845,7 @@ fn put_plain<const JSON: bool>(out: &mut Vec<u8>, bytes: &[u8], range: Range<usi
 /// Writes `value` for a terminal: control bytes in caret notation (`^A`), so a
 /// value can neither break lines nor send escape sequences.
 #[inline]
-pub(crate) fn push_text(out: &mut Vec<u8>, value: &[u8]) {
+pub fn push_text(out: &mut Vec<u8>, value: &[u8]) {
     if is_plain(value) {
         out.extend_from_slice(value);
         return;
@@ -860,7 +860,7 @@ pub(crate) fn push_text(out: &mut Vec<u8>, value: &[u8]) {
 }
 
 /// Writes `value` as a JSON string, quotes included.
-pub(crate) fn json_str(out: &mut Vec<u8>, value: &[u8]) {
+pub fn json_str(out: &mut Vec<u8>, value: &[u8]) {
     out.push(b'"');
     json_inner(out, value);
     out.push(b'"');
@@ -917,7 +917,7 @@ fn json_slow(out: &mut Vec<u8>, value: &[u8]) {
 
 /// Writes `n` in decimal.
 #[inline]
-pub(crate) fn push_u64(out: &mut Vec<u8>, n: u64) {
+pub fn push_u64(out: &mut Vec<u8>, n: u64) {
     let mut buf = [0u8; 20];
     // Twenty bytes hold every u64.
     let len = fix_core::value::write_uint(n, &mut buf).unwrap_or(0);

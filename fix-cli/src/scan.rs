@@ -18,16 +18,16 @@ use std::io::{self, Read};
 use fix_core::{Error, Field, Message, Parser, SOH, Status, resync};
 
 /// The read buffer's smallest size.
-pub(crate) const BUFFER: usize = 4 << 20;
+pub const BUFFER: usize = 4 << 20;
 /// The largest message accepted by default (BodyLength beyond it is a broken
 /// message); `--max-size` changes it.
-pub(crate) const MAX_MESSAGE: usize = 1 << 20;
+pub const MAX_MESSAGE: usize = 1 << 20;
 /// The most of a line's prefix (text before `8=`) kept for display.
 const MAX_PREFIX: usize = 256;
 
 /// Why a message could not be decoded as it stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Problem {
+pub enum Problem {
     /// The parser's error: framing (BodyLength, CheckSum, …) or a field.
     Parse(Error),
     /// The input ends inside the message.
@@ -36,28 +36,28 @@ pub(crate) enum Problem {
 
 /// One message found in the input, as well as it could be decoded.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Decoded<'a> {
+pub struct Decoded<'a> {
     /// The message's bytes, SOH-delimited.
-    pub(crate) bytes: &'a [u8],
+    pub bytes: &'a [u8],
     /// Its fields in wire order (split naively when it did not parse).
-    pub(crate) fields: &'a [Field],
+    pub fields: &'a [Field],
     /// The parsed message, when the parser indexed it (CheckSum possibly wrong).
-    pub(crate) message: Option<Message<'a>>,
+    pub message: Option<Message<'a>>,
     /// What is wrong with it at the parsing level.
-    pub(crate) problem: Option<Problem>,
+    pub problem: Option<Problem>,
     /// The text before it on its line (a timestamp, a direction), untrimmed.
-    pub(crate) prefix: &'a [u8],
+    pub prefix: &'a [u8],
 }
 
 impl Decoded<'_> {
     /// The value of `field`, which must be one of `self.fields`.
     #[inline]
-    pub(crate) fn value(&self, field: &Field) -> &[u8] {
+    pub fn value(&self, field: &Field) -> &[u8] {
         self.bytes.get(field.value_range()).unwrap_or_default()
     }
 
     /// The first value of `tag`.
-    pub(crate) fn get(&self, tag: u32) -> Option<&[u8]> {
+    pub fn get(&self, tag: u32) -> Option<&[u8]> {
         self.fields
             .iter()
             .find(|f| f.tag() == tag)
@@ -66,20 +66,20 @@ impl Decoded<'_> {
 }
 
 /// Receives each message the scanner finds.
-pub(crate) trait Sink {
+pub trait Sink {
     /// One message.
     fn message(&mut self, m: &Decoded<'_>) -> io::Result<()>;
 }
 
 /// Progress of the bytes read, for an indicator.
-pub(crate) trait Progress {
+pub trait Progress {
     /// `bytes` more bytes have been read.
     fn advance(&mut self, bytes: u64);
 }
 
 /// No progress indicator.
 #[derive(Debug)]
-pub(crate) struct NoProgress;
+pub struct NoProgress;
 
 impl Progress for NoProgress {
     fn advance(&mut self, _: u64) {}
@@ -87,7 +87,7 @@ impl Progress for NoProgress {
 
 /// The message finder: its parsers, reused storage and line accounting.
 #[derive(Debug)]
-pub(crate) struct Scanner<'p> {
+pub struct Scanner<'p> {
     parser: Parser<'p>,
     /// The largest message accepted.
     max_message: usize,
@@ -102,7 +102,7 @@ pub(crate) struct Scanner<'p> {
     /// Text that is neither a message nor a prefix since the last newline/message.
     line_dirty: bool,
     /// Lines (or line ends after a message) holding text but no FIX message.
-    pub(crate) skipped_lines: u64,
+    pub skipped_lines: u64,
     /// Finds `8=FIX` (built once: building a searcher costs more than a short search).
     start: memchr::memmem::Finder<'static>,
     /// Finds `^A`.
@@ -121,7 +121,7 @@ enum Delimiter {
 impl<'p> Scanner<'p> {
     /// A scanner using `parser` (its CheckSum setting is overridden to strict)
     /// for messages of up to `max_message` bytes.
-    pub(crate) fn new(parser: Parser<'p>, max_message: usize) -> Self {
+    pub fn new(parser: Parser<'p>, max_message: usize) -> Self {
         let parser = parser.with_max_message_size(max_message);
         let max_message = parser.max_message_size();
         Scanner {
@@ -143,7 +143,7 @@ impl<'p> Scanner<'p> {
     }
 
     /// Reads `input` to its end, passing every message to `sink`.
-    pub(crate) fn run(
+    pub fn run(
         &mut self,
         mut input: impl Read,
         sink: &mut impl Sink,

@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use crate::render::{Tables, json_str, push_u64};
-use crate::scan::Decoded;
+use fix_cli::render::{Tables, json_str, push_u64};
+use fix_cli::scan::Decoded;
 
 /// Gaps listed per direction; the rest are only counted.
 const MAX_GAPS_LISTED: usize = 20;

@@ -8,19 +8,12 @@
 //! The scripts that wait for heartbeats and test requests take seconds of real
 //! time, so the ten directories run at once, each on a thread of its own with
 //! four scripts at a time; the test takes about as long as its slowest script. The script reader, the
-//! application, the profiles and the report are fix-session's
-//! (`fix-session/tests/acceptance/`), shared with the in-memory runner, and so
-//! is the list of scripts that must pass. `FIX_ACCEPTANCE_VERBOSE=1` prints
+//! application, the profiles and the report are fix-test-support's
+//! (`fix_test_support::acceptance`), shared with fix-session's in-memory
+//! runner, and so is the list of scripts that must pass. `FIX_ACCEPTANCE_VERBOSE=1` prints
 //! each failure's messages; `--nocapture` shows the report and the timings.
 
-#[path = "../../fix-session/tests/acceptance/echo.rs"]
-mod echo;
-#[path = "../../fix-session/tests/acceptance/profiles.rs"]
-mod profiles;
-#[path = "../../fix-session/tests/acceptance/script.rs"]
-mod script;
-#[path = "../../fix-session/tests/acceptance/suite.rs"]
-mod suite;
+use fix_test_support::acceptance::{echo, profiles, script, suite};
 
 use std::collections::HashMap;
 use std::net::SocketAddr;

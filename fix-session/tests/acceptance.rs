@@ -4,22 +4,18 @@
 //!
 //! The session is not complete yet, so the test is a ratchet: at least
 //! `PASS_FLOOR` scripts must pass, and every script in `passing.txt` must
-//! (`acceptance/suite.rs`). Raise both as the session improves.
+//! (`fix_test_support::acceptance::suite`). Raise both as the session improves.
 //! `FIX_ACCEPTANCE_VERBOSE=1` prints the expected and received messages of each
 //! failure; `--nocapture` shows the report. fix-engine's acceptance test runs the
 //! same scripts over TCP.
 
 mod acceptance {
-    pub(crate) mod echo;
-    pub(crate) mod profiles;
     pub(crate) mod runner;
-    pub(crate) mod script;
-    pub(crate) mod suite;
 }
 
-use acceptance::profiles::Dictionaries;
 use acceptance::runner::Acceptor;
-use acceptance::{script, suite};
+use fix_test_support::acceptance::profiles::Dictionaries;
+use fix_test_support::acceptance::{script, suite};
 
 #[test]
 fn quickfix_server_acceptance() {

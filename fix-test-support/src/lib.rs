@@ -3,11 +3,15 @@
 //! repository ([`files`]), a naive reference parser and message builders that
 //! the fast code is compared against ([`naive`]), a private PostgreSQL
 //! server (`pg`), and directories removed when a test is done with them
-//! (`temp_dir`); the last two with the feature `temp-dir`.
+//! (`temp_dir`); the last two with the feature `temp-dir`. With the feature
+//! `acceptance`, QuickFIX's acceptance suite as its runners read it
+//! (`acceptance`: scripts, profiles, the echoing application, the report).
 //!
 //! Unpublished; a dev-dependency only (and a dependency of the benchmark crate).
-//! It depends on no crate of the workspace (only on `tempfile`, for
-//! `temp-dir`), so every crate of the workspace can use it.
+//! Without features it depends on no crate of the workspace (only on
+//! `tempfile`, for `temp-dir`), so every crate of the workspace can use it;
+//! `acceptance` brings fix-core, fix-dict and fix-session (the crates whose
+//! tests run the suite turn it on).
 //!
 //! ```
 //! fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
@@ -16,6 +20,8 @@
 //! assert_eq!(fields[2], (35, b"8".to_vec()));
 //! ```
 
+#[cfg(feature = "acceptance")]
+pub mod acceptance;
 pub mod alloc;
 pub mod files;
 pub mod naive;

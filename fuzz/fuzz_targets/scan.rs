@@ -2,10 +2,7 @@
 //! hands on lies inside the input it read.
 #![no_main]
 
-#[path = "../../fix-cli/src/scan.rs"]
-#[allow(dead_code, unreachable_pub)]
-mod scan;
-
+use fix_cli::scan;
 use fix_core::Parser;
 use libfuzzer_sys::fuzz_target;
 

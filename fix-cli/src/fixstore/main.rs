@@ -19,14 +19,6 @@
 
 mod args;
 mod postgres;
-// fixdump's renderer and scanner, shared by source: fixstore uses the message
-// writers but not fixdump's summary, whose helpers would otherwise be dead here.
-#[allow(dead_code)]
-#[path = "../render.rs"]
-mod render;
-#[allow(dead_code)]
-#[path = "../scan.rs"]
-mod scan;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
@@ -40,8 +32,8 @@ use fix_session::store::{SHARED_LOG_DIR, SharedLog, SharedLogOptions, StoreLog, 
 use fix_session::{FileStore, MessageStore, StoreError};
 
 use crate::args::{Action, Args, Command, Store};
-use crate::render::{Problems, Style, Tables, Writer};
-use crate::scan::{Decoded, NoProgress, Problem, Scanner, Sink};
+use fix_cli::render::{Problems, Style, Tables, Writer};
+use fix_cli::scan::{self, Decoded, NoProgress, Problem, Scanner, Sink};
 
 /// The built-in dictionary, fixdump's: our FIX 4.4 specification.
 const FIX44_XML: &str = include_str!("../../../spec/FIX44.xml");

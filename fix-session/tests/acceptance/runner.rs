@@ -10,9 +10,9 @@ use fix_core::{Parser, Status};
 use fix_dict::Dictionary;
 use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId, State};
 
-use super::echo::Echo;
-use super::profiles::{self, Dictionaries};
-use super::script::{self, Formats, Step};
+use fix_test_support::acceptance::echo::Echo;
+use fix_test_support::acceptance::profiles::{self, Dictionaries};
+use fix_test_support::acceptance::script::{self, Formats, Step};
 
 /// One connection: bytes before its first complete message, then the session it
 /// bound to.

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::script::Formats;
 
 /// QuickFIX's server directories, in the order reported.
-pub(crate) const DIRS: &[&str] = &[
+pub const DIRS: &[&str] = &[
     "fix40", "fix41", "fix42", "fix43", "fix44", "fix50", "fix50sp1", "fix50sp2", "validate",
     "future",
 ];
@@ -19,17 +19,17 @@ const PASS_FLOOR: usize = 470;
 const MUST_PASS: &str = include_str!("passing.txt");
 
 fn root() -> PathBuf {
-    fix_test_support::files::quickfix_dir().join("acceptance")
+    crate::files::quickfix_dir().join("acceptance")
 }
 
 /// `fields.fmt`: how the placeholder values of expected messages are matched.
-pub(crate) fn formats() -> Formats {
+pub fn formats() -> Formats {
     Formats::parse(&std::fs::read_to_string(root().join("fields.fmt")).unwrap())
 }
 
 /// The `.def` scripts of server directory `dir` in name order: `dir/name` and
 /// the script's text.
-pub(crate) fn scripts(dir: &str) -> Vec<(String, Vec<u8>)> {
+pub fn scripts(dir: &str) -> Vec<(String, Vec<u8>)> {
     let mut paths: Vec<_> = std::fs::read_dir(root().join("server").join(dir))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -47,13 +47,13 @@ pub(crate) fn scripts(dir: &str) -> Vec<(String, Vec<u8>)> {
 
 /// What the scripts of one directory did, in name order: the script's name and
 /// its first failure.
-pub(crate) type Outcomes = Vec<(String, Result<(), String>)>;
+pub type Outcomes = Vec<(String, Result<(), String>)>;
 
 /// Prints a PASS or FAIL line per script and each directory's totals, checks
 /// the whole against [`PASS_FLOOR`] and [`MUST_PASS`].
 /// `FIX_ACCEPTANCE_VERBOSE=1` prints the rest of each failure (the expected
 /// and received messages).
-pub(crate) fn report(dirs: &[(&str, Outcomes)]) {
+pub fn report(dirs: &[(&str, Outcomes)]) {
     let verbose = std::env::var_os("FIX_ACCEPTANCE_VERBOSE").is_some_and(|v| v != "0");
     let mut summary = String::new();
     let (mut passed, mut failed) = (0, 0);

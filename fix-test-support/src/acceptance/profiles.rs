@@ -7,16 +7,16 @@ use fix_session::Dictionaries as SessionDicts;
 
 /// The dictionaries the sessions validate against, loaded once.
 #[derive(Debug)]
-pub(crate) struct Dictionaries {
+pub struct Dictionaries {
     /// BeginString (FIX.4.x) or DefaultApplVerID (FIXT.1.1's 7, 8, 9) to dictionary.
     by_version: Vec<(&'static str, Dictionary)>,
 }
 
 impl Dictionaries {
     /// FIX.4.4 from our `spec/`, the others from QuickFIX's.
-    pub(crate) fn load() -> Dictionaries {
-        let qf = fix_test_support::files::quickfix_dir().join("spec");
-        let ours = fix_test_support::files::workspace_root().join("spec/FIX44.xml");
+    pub fn load() -> Dictionaries {
+        let qf = crate::files::quickfix_dir().join("spec");
+        let ours = crate::files::workspace_root().join("spec/FIX44.xml");
         let load = |p: std::path::PathBuf| {
             Dictionary::from_path(&p).unwrap_or_else(|e| panic!("{}: {e:?}", p.display()))
         };
@@ -57,14 +57,14 @@ impl Dictionaries {
     }
 
     /// The dictionary of `profile`'s application messages.
-    pub(crate) fn app(&self, profile: &Profile) -> &Dictionary {
+    pub fn app(&self, profile: &Profile) -> &Dictionary {
         self.get(profile.dict)
     }
 
     /// What `profile`'s session validates against. FIXT.1.1: FIXT11.xml for
     /// the header, trailer and admin messages, the FIX50* dictionary of the
     /// message's ApplVerID (or the DefaultApplVerID) for application messages.
-    pub(crate) fn session(&self, profile: &Profile) -> SessionDicts<&Dictionary> {
+    pub fn session(&self, profile: &Profile) -> SessionDicts<&Dictionary> {
         match profile.appl_ver_id {
             Some(_) => SessionDicts::new(self.get(profile.begin))
                 .with_app("7", self.get("7"))
@@ -77,16 +77,16 @@ impl Dictionaries {
 
 /// One session of the acceptor: SenderCompID ISLD, ResetOnLogon.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Profile {
+pub struct Profile {
     /// TargetCompID: the scripts' SenderCompID.
-    pub(crate) target: &'static str,
-    pub(crate) begin: &'static str,
+    pub target: &'static str,
+    pub begin: &'static str,
     /// The [`Dictionaries`] key of its application messages.
     dict: &'static str,
     /// DefaultApplVerID (FIXT.1.1).
-    pub(crate) appl_ver_id: Option<&'static str>,
+    pub appl_ver_id: Option<&'static str>,
     /// ValidateFieldsHaveValues.
-    pub(crate) have_values: bool,
+    pub have_values: bool,
 }
 
 const fn profile(
@@ -126,7 +126,7 @@ const PROFILES: &[Profile] = &[
 
 /// The sessions of the scripts of server directory `dir`: those of `future`
 /// log on to TW as FIX.4.2.
-pub(crate) fn profiles(dir: &str) -> impl Iterator<Item = Profile> {
+pub fn profiles(dir: &str) -> impl Iterator<Item = Profile> {
     let future = dir == "future";
     PROFILES.iter().map(move |&p| {
         if future && p.target == "TW" {

@@ -11,7 +11,7 @@ const SOH: u8 = 0x01;
 /// One line of a script that does something. `conn` is the connection number
 /// (1 when the line has no `N,` prefix).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Step {
+pub enum Step {
     /// `iCONNECT`: open a connection.
     Connect { conn: u32 },
     /// `iDISCONNECT`: close it from our side.
@@ -26,7 +26,7 @@ pub(crate) enum Step {
 
 /// The steps of a script, with the line number each came from; an unknown line
 /// is an error naming it.
-pub(crate) fn parse(text: &[u8]) -> Result<Vec<(usize, Step)>, String> {
+pub fn parse(text: &[u8]) -> Result<Vec<(usize, Step)>, String> {
     let mut steps = Vec::new();
     for (i, raw) in text.split(|&b| b == b'\n').enumerate() {
         let line = raw.strip_suffix(b"\r").unwrap_or(raw);
@@ -89,7 +89,7 @@ fn trim_ascii(s: &[u8]) -> &[u8] {
 
 /// `<TIME>`, `<TIME+N>` and `<TIME-N>` replaced by `now` (shifted N seconds) as
 /// `YYYYMMDD-HH:MM:SS`.
-pub(crate) fn substitute_time(template: &[u8], now: SystemTime) -> Vec<u8> {
+pub fn substitute_time(template: &[u8], now: SystemTime) -> Vec<u8> {
     let mut out = Vec::with_capacity(template.len() + 32);
     let mut rest = template;
     while let Some(at) = find(rest, b"<TIME") {
@@ -119,7 +119,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// A message to send from a template: times substituted, then `9=` inserted after
 /// the first field unless the template has a BodyLength, and `10=` appended unless
 /// it ends with a CheckSum (scripts testing a bad length or checksum give theirs).
-pub(crate) fn build(template: &[u8], now: SystemTime) -> Vec<u8> {
+pub fn build(template: &[u8], now: SystemTime) -> Vec<u8> {
     let msg = substitute_time(template, now);
     let fields = split(&msg);
     let has_length = fields.iter().any(|(t, _)| *t == b"9");
@@ -155,7 +155,7 @@ pub(crate) fn build(template: &[u8], now: SystemTime) -> Vec<u8> {
 }
 
 /// `tag=value` pairs split at SOH (a trailing SOH ends the last field).
-pub(crate) fn split(msg: &[u8]) -> Vec<(&[u8], &[u8])> {
+pub fn split(msg: &[u8]) -> Vec<(&[u8], &[u8])> {
     let msg = msg.strip_suffix(&[SOH]).unwrap_or(msg);
     if msg.is_empty() {
         return Vec::new();
@@ -171,11 +171,11 @@ pub(crate) fn split(msg: &[u8]) -> Vec<(&[u8], &[u8])> {
 /// `fields.fmt`: the tags whose expected value is a placeholder, each with the
 /// regular expression the received value must match.
 #[derive(Debug)]
-pub(crate) struct Formats(Vec<(Vec<u8>, Regex)>);
+pub struct Formats(Vec<(Vec<u8>, Regex)>);
 
 impl Formats {
     /// Reads `tag=regex` lines.
-    pub(crate) fn parse(text: &str) -> Formats {
+    pub fn parse(text: &str) -> Formats {
         let mut formats = Vec::new();
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
             let (tag, re) = line.split_once('=').expect("fields.fmt: tag=regex");
@@ -196,7 +196,7 @@ impl Formats {
 /// same order, values equal except for `fields.fmt` tags, whose received value
 /// must match the format. On a mismatch, both messages with the first differing
 /// field marked `>>…<<`.
-pub(crate) fn compare(expected: &[u8], received: &[u8], formats: &Formats) -> Result<(), String> {
+pub fn compare(expected: &[u8], received: &[u8], formats: &Formats) -> Result<(), String> {
     let mut exp = split(expected);
     if exp.last().is_none_or(|(t, _)| *t != b"10") {
         exp.push((b"10", b"000"));
@@ -227,7 +227,7 @@ pub(crate) fn compare(expected: &[u8], received: &[u8], formats: &Formats) -> Re
 }
 
 /// The fields joined with `|`, field `mark` in `>>…<<` (or `>><<` past the end).
-pub(crate) fn show(fields: &[(&[u8], &[u8])], mark: usize) -> String {
+pub fn show(fields: &[(&[u8], &[u8])], mark: usize) -> String {
     let mut s = String::new();
     for (i, (t, v)) in fields.iter().enumerate() {
         let f = format!(

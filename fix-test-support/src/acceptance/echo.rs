@@ -13,7 +13,7 @@ use fix_session::{AppReject, Application, Outbox, is_header_or_trailer};
 /// As there, the echo keeps PossResend (97=Y), and a PossResend order whose
 /// ClOrdID the session has seen is ignored. One per session.
 #[derive(Debug)]
-pub(crate) struct Echo<'d> {
+pub struct Echo<'d> {
     /// The session's application dictionary (for its groups).
     dict: &'d Dictionary,
     /// The ClOrdIDs of the orders seen.
@@ -21,7 +21,7 @@ pub(crate) struct Echo<'d> {
 }
 
 impl<'d> Echo<'d> {
-    pub(crate) fn new(dict: &'d Dictionary) -> Self {
+    pub fn new(dict: &'d Dictionary) -> Self {
         Echo {
             dict,
             orders: HashSet::new(),
