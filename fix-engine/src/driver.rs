@@ -308,14 +308,8 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
 impl<D: Schema> Slot<D> {
     /// The session's status, for an operator.
     fn status(&self, shared: &Shared) -> SessionStatus {
-        SessionStatus {
-            id: shared.id.clone(),
-            state: self.session.state(),
-            connected: !matches!(self.connection, Connection::Idle),
-            held: shared.gate() == Gate::Held,
-            next_sender_seq: self.session.store().next_sender_seq(),
-            next_target_seq: self.session.store().next_target_seq(),
-        }
+        let connected = !matches!(self.connection, Connection::Idle);
+        status_of(&self.session, shared, connected)
     }
 
     /// An operator's command on a session no connection runs: done here,
@@ -400,6 +394,23 @@ fn apply_admin<D: Schema>(
         tracing::error!(%error, "the log could not be written");
     }
     Ok(bits)
+}
+
+/// A session's status as an operator sees it (`connected`: a connection
+/// task has it), the one place it is made.
+fn status_of<D: Schema>(
+    session: &Session<Store, D>,
+    shared: &Shared,
+    connected: bool,
+) -> SessionStatus {
+    SessionStatus {
+        id: shared.id.clone(),
+        state: session.state(),
+        connected,
+        held: shared.gate() == Gate::Held,
+        next_sender_seq: session.store().next_sender_seq(),
+        next_target_seq: session.store().next_target_seq(),
+    }
 }
 
 /// A message sent from the sender's thread, the slot held: what it needs.
@@ -1196,14 +1207,7 @@ impl<'a, D: Schema> Step<'a, D> {
             );
             let answer = done.map(|b| {
                 bits |= b;
-                SessionStatus {
-                    id: self.shared.id.clone(),
-                    state: self.session.state(),
-                    connected: true,
-                    held: self.shared.gate() == Gate::Held,
-                    next_sender_seq: self.session.store().next_sender_seq(),
-                    next_target_seq: self.session.store().next_target_seq(),
-                }
+                status_of(self.session, self.shared, true)
             });
             let _ = request.reply.send(answer);
         }
