@@ -2,8 +2,8 @@
 //! back bytes to write (each one already taken by the store), the next deadline
 //! and whether to disconnect. It owns no socket, thread or clock.
 
-mod admin;
 mod event;
+mod incoming;
 mod outgoing;
 mod throttle;
 mod timer;
@@ -1492,7 +1492,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 self.handle_parsed(now, &msg, app)
             }
             Err(e) => {
-                self.record_received(admin::seq_text(frame.bytes()), &frame);
+                self.record_received(incoming::seq_text(frame.bytes()), &frame);
                 self.handle_unparsed(now, &frame, &e, app)
             }
         };

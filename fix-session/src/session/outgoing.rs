@@ -8,8 +8,8 @@ use fix_core::validate::{Schema, SessionRejectReason};
 use fix_core::value::Precision;
 use fix_core::{Message, SOH, Status};
 
-use super::admin::{i64_text, u64_text};
 use super::event::Kind;
+use super::incoming::{i64_text, u64_text};
 use super::{Event, Serving, Session, SessionError};
 use crate::app::{Application, Outbox, push_field, push_uint};
 use crate::store::{ChunkLimit, MessageStore};
