@@ -433,4 +433,78 @@ mod tests {
         assert!(report.changed.is_empty());
         assert!(report.skipped.iter().any(|s| s.contains("spec/FIX44.xml")));
     }
+
+    /// ARCHITECTURE.md's code map names every source file of each crate in
+    /// that crate's section (as `name.rs`, `dir/` for a `mod.rs`, or the
+    /// module's `name` in backticks): a module added without a word there
+    /// fails here.
+    #[test]
+    fn architecture_names_every_module() {
+        let root = root();
+        let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+        let start = text.find("## Code map").expect("a code map");
+        let end = text[start..]
+            .find("\n## ")
+            .map_or(text.len(), |e| start + 1 + e);
+        let map = &text[start..end];
+        let crates = [
+            "fix-core",
+            "fix-dict",
+            "fix-codegen",
+            "fix-cli",
+            "fix-session",
+            "fix-store-postgres",
+            "fix-engine",
+            "fix-test-support",
+            "xtask",
+            "benches",
+        ];
+        let mut missing = Vec::new();
+        for name in crates {
+            let head = format!("**`{name}`**");
+            let at = map
+                .find(&head)
+                .unwrap_or_else(|| panic!("no section for {name}"));
+            let rest = &map[at + head.len()..];
+            let section = &rest[..rest.find("\n**`").unwrap_or(rest.len())];
+            for file in rust_files(&root.join(name).join("src")) {
+                let rel = file.strip_prefix(root.join(name).join("src")).unwrap();
+                let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+                if matches!(rel.to_str(), Some("lib.rs" | "main.rs")) || stem == "tests" {
+                    continue;
+                }
+                let module = if stem == "mod" || stem == "main" {
+                    let dir = file.parent().unwrap().file_name().unwrap();
+                    dir.to_string_lossy().into_owned()
+                } else {
+                    stem.clone()
+                };
+                let named = [
+                    format!("{module}.rs"),
+                    format!("{module}/"),
+                    format!("`{module}`"),
+                ];
+                if !named.iter().any(|n| section.contains(n.as_str())) {
+                    missing.push(format!("{name}: {}", rel.display()));
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "ARCHITECTURE.md's code map does not name: {missing:?}"
+        );
+    }
+
+    fn rust_files(dir: &Path) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                files.extend(rust_files(&path));
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+        files
+    }
 }
