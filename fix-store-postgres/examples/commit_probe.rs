@@ -31,65 +31,48 @@ fn main() {
         .build()
         .unwrap()
         .block_on(bare(&pg.connection_string()));
-    let config = PgConfig::new(pg.connection_string(), "probe");
-    let mut store = PostgresStore::open(&config, "FIX.4.4-A-B", SystemTime::now()).unwrap();
+    let one = pg.connection_string();
+    report("store + sync", syncs(one.clone(), "FIX.4.4-A-B"));
+    // Two sessions at once, each on its own thread: what one commit costs
+    // while another session's commits share the server's WAL.
+    let both = [(one.clone(), "FIX.4.4-C-D"), (one.clone(), "FIX.4.4-E-F")];
+    for times in at_once(both) {
+        report("store + sync, two sessions at once", times);
+    }
+    // The same on two servers, one session each (their WALs apart, on one disk).
+    let other = PgServer::start("commit-probe-2").expect("a second server");
+    let apart = [
+        (one, "FIX.4.4-G-H"),
+        (other.connection_string(), "FIX.4.4-G-H"),
+    ];
+    for times in at_once(apart) {
+        report("store + sync, two servers at once", times);
+    }
+}
+
+/// [`ROUNDS`] times, a 200-byte message stored and synced in session `key`
+/// of the store at `connection`: each round's microseconds.
+fn syncs(connection: String, key: &str) -> Vec<u128> {
+    let config = PgConfig::new(connection, "probe");
+    let mut store = PostgresStore::open(&config, key, SystemTime::now()).unwrap();
     let message = vec![b'x'; 200];
-    let times = (0..ROUNDS)
+    (0..ROUNDS)
         .map(|_| {
             let start = Instant::now();
             store.store(store.next_sender_seq(), &message).unwrap();
             store.sync().unwrap();
             start.elapsed().as_micros()
         })
-        .collect();
-    report("store + sync", times);
-    // Two sessions at once, each on its own thread: what one commit costs
-    // while another session's commits share the server's WAL.
-    let threads: Vec<_> = ["FIX.4.4-C-D", "FIX.4.4-E-F"]
+        .collect()
+}
+
+/// [`syncs`] of each session, all at once, each on a thread of its own.
+fn at_once<const N: usize>(sessions: [(String, &'static str); N]) -> Vec<Vec<u128>> {
+    let threads: Vec<_> = sessions
         .into_iter()
-        .map(|key| {
-            let config = config.clone();
-            std::thread::spawn(move || {
-                let mut store = PostgresStore::open(&config, key, SystemTime::now()).unwrap();
-                let message = vec![b'x'; 200];
-                (0..ROUNDS)
-                    .map(|_| {
-                        let start = Instant::now();
-                        store.store(store.next_sender_seq(), &message).unwrap();
-                        store.sync().unwrap();
-                        start.elapsed().as_micros()
-                    })
-                    .collect::<Vec<_>>()
-            })
-        })
+        .map(|(connection, key)| std::thread::spawn(move || syncs(connection, key)))
         .collect();
-    for t in threads {
-        report("store + sync, two sessions at once", t.join().unwrap());
-    }
-    // The same on two servers, one session each (their WALs apart, on one disk).
-    let other = PgServer::start("commit-probe-2").expect("a second server");
-    let threads: Vec<_> = [pg.connection_string(), other.connection_string()]
-        .into_iter()
-        .map(|connection| {
-            std::thread::spawn(move || {
-                let config = PgConfig::new(connection, "probe");
-                let mut store =
-                    PostgresStore::open(&config, "FIX.4.4-G-H", SystemTime::now()).unwrap();
-                let message = vec![b'x'; 200];
-                (0..ROUNDS)
-                    .map(|_| {
-                        let start = Instant::now();
-                        store.store(store.next_sender_seq(), &message).unwrap();
-                        store.sync().unwrap();
-                        start.elapsed().as_micros()
-                    })
-                    .collect::<Vec<_>>()
-            })
-        })
-        .collect();
-    for t in threads {
-        report("store + sync, two servers at once", t.join().unwrap());
-    }
+    threads.into_iter().map(|t| t.join().unwrap()).collect()
 }
 
 /// The bare statements through tokio-postgres, prepared once.
