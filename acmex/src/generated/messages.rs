@@ -561,11 +561,21 @@ impl<'a> Ioi<'a> {
     pub fn ioi_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(29, 26)
     }
-    t::req_comp!(instrument, slot = 30, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 73, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 82, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(30, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(73, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(82, 1))
+    }
     ///`Side` (54), CHAR, required.
     #[inline]
     pub fn side(&self) -> t::Req<e::Side> {
@@ -576,7 +586,11 @@ impl<'a> Ioi<'a> {
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(84, 854)
     }
-    t::comp!(order_qty_data, slot = 85, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(85, 5))
+    }
     ///`IOIQty` (27), STRING, required.
     #[inline]
     pub fn ioi_qty(&self) -> t::Req<e::IoiQty<'a>> {
@@ -587,11 +601,16 @@ impl<'a> Ioi<'a> {
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(91, 15)
     }
-    t::comp!(stipulations, slot = 92, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(
-        instrmt_leg_ioi_grp, slot = 93, slots = 1, "InstrmtLegIOIGrp",
-        c::InstrmtLegIoiGrp
-    );
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(92, 1))
+    }
+    ///The `InstrmtLegIOIGrp` component.
+    #[inline]
+    pub fn instrmt_leg_ioi_grp(&self) -> c::InstrmtLegIoiGrp<'_, 'a> {
+        c::InstrmtLegIoiGrp(self.0.sub(93, 1))
+    }
     ///`PriceType` (423), INT.
     #[inline]
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
@@ -617,7 +636,11 @@ impl<'a> Ioi<'a> {
     pub fn ioi_natural_flag(&self) -> t::Opt<bool> {
         self.0.get(98, 130)
     }
-    t::comp!(ioi_qual_grp, slot = 99, slots = 1, "IOIQualGrp", c::IoiQualGrp);
+    ///The `IOIQualGrp` component.
+    #[inline]
+    pub fn ioi_qual_grp(&self) -> c::IoiQualGrp<'_, 'a> {
+        c::IoiQualGrp(self.0.sub(99, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -643,12 +666,23 @@ impl<'a> Ioi<'a> {
     pub fn url_link(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(104, 149)
     }
-    t::comp!(routing_grp, slot = 105, slots = 1, "RoutingGrp", c::RoutingGrp);
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 106, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 114, slots = 6, "YieldData", c::YieldData);
+    ///The `RoutingGrp` component.
+    #[inline]
+    pub fn routing_grp(&self) -> c::RoutingGrp<'_, 'a> {
+        c::RoutingGrp(self.0.sub(105, 1))
+    }
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(106, 8))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(114, 6))
+    }
 }
 /// Builds a `IOI`: [`IoiBuilder::new`] (as does [`Ioi::builder`]) takes [`IoiRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -822,9 +856,21 @@ impl<'a> Advertisement<'a> {
     pub fn adv_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(29, 3)
     }
-    t::req_comp!(instrument, slot = 30, slots = 43, "Instrument", c::Instrument);
-    t::comp!(instrmt_leg_grp, slot = 73, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(30, 43))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(73, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(74, 1))
+    }
     ///`AdvSide` (4), CHAR, required.
     #[inline]
     pub fn adv_side(&self) -> t::Req<e::AdvSide> {
@@ -1164,13 +1210,21 @@ impl<'a> ExecutionReport<'a> {
     pub fn last_rpt_requested(&self) -> t::Opt<bool> {
         self.0.get(38, 912)
     }
-    t::comp!(parties, slot = 39, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(39, 1))
+    }
     ///`TradeOriginationDate` (229), LOCALMKTDATE.
     #[inline]
     pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(40, 229)
     }
-    t::comp!(contra_grp, slot = 41, slots = 1, "ContraGrp", c::ContraGrp);
+    ///The `ContraGrp` component.
+    #[inline]
+    pub fn contra_grp(&self) -> c::ContraGrp<'_, 'a> {
+        c::ContraGrp(self.0.sub(41, 1))
+    }
     ///`ListID` (66), STRING.
     #[inline]
     pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -1276,23 +1330,41 @@ impl<'a> ExecutionReport<'a> {
     pub fn clearing_fee_indicator(&self) -> t::Opt<e::ClearingFeeIndicator<'a>> {
         self.0.get(62, 635)
     }
-    t::req_comp!(instrument, slot = 63, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 106, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 115, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(63, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(106, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(115, 1))
+    }
     ///`Side` (54), CHAR, required.
     #[inline]
     pub fn side(&self) -> t::Req<e::Side> {
         self.0.req(116, 54)
     }
-    t::comp!(stipulations, slot = 117, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(117, 1))
+    }
     ///`QtyType` (854), INT.
     #[inline]
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(118, 854)
     }
-    t::comp!(order_qty_data, slot = 119, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(119, 5))
+    }
     ///`OrdType` (40), CHAR.
     #[inline]
     pub fn ord_type(&self) -> t::Opt<e::OrdType> {
@@ -1313,13 +1385,16 @@ impl<'a> ExecutionReport<'a> {
     pub fn stop_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(127, 99)
     }
-    t::comp!(
-        peg_instructions, slot = 128, slots = 6, "PegInstructions", c::PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 134, slots = 7, "DiscretionInstructions",
-        c::DiscretionInstructions
-    );
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> c::PegInstructions<'_, 'a> {
+        c::PegInstructions(self.0.sub(128, 6))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> c::DiscretionInstructions<'_, 'a> {
+        c::DiscretionInstructions(self.0.sub(134, 7))
+    }
     ///`PeggedPrice` (839), PRICE.
     #[inline]
     pub fn pegged_price(&self) -> t::Opt<v::Decimal> {
@@ -1515,14 +1590,23 @@ impl<'a> ExecutionReport<'a> {
     pub fn report_to_exch(&self) -> t::Opt<bool> {
         self.0.get(179, 113)
     }
-    t::comp!(
-        commission_data, slot = 180, slots = 4, "CommissionData", c::CommissionData
-    );
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 184, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 192, slots = 6, "YieldData", c::YieldData);
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(180, 4))
+    }
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(184, 8))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(192, 6))
+    }
     ///`GrossTradeAmt` (381), AMT.
     #[inline]
     pub fn gross_trade_amt(&self) -> t::Opt<v::Decimal> {
@@ -1738,26 +1822,36 @@ impl<'a> ExecutionReport<'a> {
     pub fn last_liquidity_ind(&self) -> t::Opt<e::LastLiquidityInd<'a>> {
         self.0.get(240, 851)
     }
-    t::comp!(cont_amt_grp, slot = 241, slots = 1, "ContAmtGrp", c::ContAmtGrp);
-    t::comp!(
-        instrmt_leg_exec_grp, slot = 242, slots = 1, "InstrmtLegExecGrp",
-        c::InstrmtLegExecGrp
-    );
+    ///The `ContAmtGrp` component.
+    #[inline]
+    pub fn cont_amt_grp(&self) -> c::ContAmtGrp<'_, 'a> {
+        c::ContAmtGrp(self.0.sub(241, 1))
+    }
+    ///The `InstrmtLegExecGrp` component.
+    #[inline]
+    pub fn instrmt_leg_exec_grp(&self) -> c::InstrmtLegExecGrp<'_, 'a> {
+        c::InstrmtLegExecGrp(self.0.sub(242, 1))
+    }
     ///`CopyMsgIndicator` (797), BOOLEAN.
     #[inline]
     pub fn copy_msg_indicator(&self) -> t::Opt<bool> {
         self.0.get(243, 797)
     }
-    t::comp!(misc_fees_grp, slot = 244, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> c::MiscFeesGrp<'_, 'a> {
+        c::MiscFeesGrp(self.0.sub(244, 1))
+    }
     ///`AcmeLiquidityFlag` (5002), CHAR.
     #[inline]
     pub fn acme_liquidity_flag(&self) -> t::Opt<e::AcmeLiquidityFlag> {
         self.0.get(245, 5002)
     }
-    t::group!(
-        no_acme_fees, slot = 246, tag = 5003, "NoAcmeFees", entry =
-        ExecutionReportNoAcmeFees, slots = 3, table = EXECUTION_REPORT_NO_ACME_FEES
-    );
+    ///The `NoAcmeFees` (5003) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_acme_fees(&self) -> t::Entries<'a, ExecutionReportNoAcmeFees<'a>, 3> {
+        self.0.group(246, &EXECUTION_REPORT_NO_ACME_FEES)
+    }
 }
 /// Builds a `ExecutionReport`: [`ExecutionReportBuilder::new`] (as does [`ExecutionReport::builder`]) takes [`ExecutionReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -2491,10 +2585,11 @@ impl<'a> Logon<'a> {
     pub fn max_message_size(&self) -> t::Opt<v::Length> {
         self.0.get(33, 383)
     }
-    t::group!(
-        no_msg_types, slot = 34, tag = 384, "NoMsgTypes", entry = LogonNoMsgTypes, slots
-        = 2, table = LOGON_NO_MSG_TYPES
-    );
+    ///The `NoMsgTypes` (384) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_msg_types(&self) -> t::Entries<'a, LogonNoMsgTypes<'a>, 2> {
+        self.0.group(34, &LOGON_NO_MSG_TYPES)
+    }
     ///`TestMessageIndicator` (464), BOOLEAN.
     #[inline]
     pub fn test_message_indicator(&self) -> t::Opt<bool> {
@@ -2691,13 +2786,31 @@ impl<'a> News<'a> {
     pub fn encoded_headline(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(31)
     }
-    t::comp!(routing_grp, slot = 32, slots = 1, "RoutingGrp", c::RoutingGrp);
-    t::comp!(instrmt_grp, slot = 33, slots = 1, "InstrmtGrp", c::InstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 34, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 35, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::req_comp!(
-        lines_of_text_grp, slot = 36, slots = 1, "LinesOfTextGrp", c::LinesOfTextGrp
-    );
+    ///The `RoutingGrp` component.
+    #[inline]
+    pub fn routing_grp(&self) -> c::RoutingGrp<'_, 'a> {
+        c::RoutingGrp(self.0.sub(32, 1))
+    }
+    ///The `InstrmtGrp` component.
+    #[inline]
+    pub fn instrmt_grp(&self) -> c::InstrmtGrp<'_, 'a> {
+        c::InstrmtGrp(self.0.sub(33, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(34, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(35, 1))
+    }
+    ///The `LinesOfTextGrp` component (required).
+    #[inline]
+    pub fn lines_of_text_grp(&self) -> c::LinesOfTextGrp<'_, 'a> {
+        c::LinesOfTextGrp(self.0.sub(36, 1))
+    }
     ///`URLLink` (149), STRING.
     #[inline]
     pub fn url_link(&self) -> t::Opt<v::FixStr<'a>> {
@@ -2845,10 +2958,26 @@ impl<'a> Email<'a> {
     pub fn encoded_subject(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(32)
     }
-    t::comp!(routing_grp, slot = 33, slots = 1, "RoutingGrp", c::RoutingGrp);
-    t::comp!(instrmt_grp, slot = 34, slots = 1, "InstrmtGrp", c::InstrmtGrp);
-    t::comp!(und_instrmt_grp, slot = 35, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 36, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `RoutingGrp` component.
+    #[inline]
+    pub fn routing_grp(&self) -> c::RoutingGrp<'_, 'a> {
+        c::RoutingGrp(self.0.sub(33, 1))
+    }
+    ///The `InstrmtGrp` component.
+    #[inline]
+    pub fn instrmt_grp(&self) -> c::InstrmtGrp<'_, 'a> {
+        c::InstrmtGrp(self.0.sub(34, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(35, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(36, 1))
+    }
     ///`OrderID` (37), STRING.
     #[inline]
     pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -2859,9 +2988,11 @@ impl<'a> Email<'a> {
     pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(38, 11)
     }
-    t::req_comp!(
-        lines_of_text_grp, slot = 39, slots = 1, "LinesOfTextGrp", c::LinesOfTextGrp
-    );
+    ///The `LinesOfTextGrp` component (required).
+    #[inline]
+    pub fn lines_of_text_grp(&self) -> c::LinesOfTextGrp<'_, 'a> {
+        c::LinesOfTextGrp(self.0.sub(39, 1))
+    }
     ///`RawDataLength` (95), LENGTH.
     #[inline]
     pub fn raw_data_length(&self) -> t::Opt<v::Length> {
@@ -3067,7 +3198,11 @@ impl<'a> NewOrderSingle<'a> {
     pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(29, 583)
     }
-    t::comp!(parties, slot = 30, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(30, 1))
+    }
     ///`TradeOriginationDate` (229), LOCALMKTDATE.
     #[inline]
     pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -3113,7 +3248,11 @@ impl<'a> NewOrderSingle<'a> {
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(39, 70)
     }
-    t::comp!(pre_alloc_grp, slot = 40, slots = 1, "PreAllocGrp", c::PreAllocGrp);
+    ///The `PreAllocGrp` component.
+    #[inline]
+    pub fn pre_alloc_grp(&self) -> c::PreAllocGrp<'_, 'a> {
+        c::PreAllocGrp(self.0.sub(40, 1))
+    }
     ///`SettlType` (63), CHAR.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType> {
@@ -3159,17 +3298,31 @@ impl<'a> NewOrderSingle<'a> {
     pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
         self.0.get(49, 100)
     }
-    t::comp!(trdg_ses_grp, slot = 50, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(50, 1))
+    }
     ///`ProcessCode` (81), CHAR.
     #[inline]
     pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
         self.0.get(51, 81)
     }
-    t::req_comp!(instrument, slot = 52, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 95, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 104, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(52, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(95, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(104, 1))
+    }
     ///`PrevClosePx` (140), PRICE.
     #[inline]
     pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
@@ -3190,13 +3343,21 @@ impl<'a> NewOrderSingle<'a> {
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(108, 60)
     }
-    t::comp!(stipulations, slot = 109, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(109, 1))
+    }
     ///`QtyType` (854), INT.
     #[inline]
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(110, 854)
     }
-    t::req_comp!(order_qty_data, slot = 111, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component (required).
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(111, 5))
+    }
     ///`OrdType` (40), CHAR, required.
     #[inline]
     pub fn ord_type(&self) -> t::Req<e::OrdType> {
@@ -3217,11 +3378,18 @@ impl<'a> NewOrderSingle<'a> {
     pub fn stop_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(119, 99)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 120, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 128, slots = 6, "YieldData", c::YieldData);
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(120, 8))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(128, 6))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -3272,9 +3440,11 @@ impl<'a> NewOrderSingle<'a> {
     pub fn gt_booking_inst(&self) -> t::Opt<e::GtBookingInst<'a>> {
         self.0.get(143, 427)
     }
-    t::comp!(
-        commission_data, slot = 144, slots = 4, "CommissionData", c::CommissionData
-    );
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(144, 4))
+    }
     ///`OrderCapacity` (528), CHAR.
     #[inline]
     pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
@@ -3350,13 +3520,16 @@ impl<'a> NewOrderSingle<'a> {
     pub fn max_show(&self) -> t::Opt<v::Decimal> {
         self.0.get(162, 210)
     }
-    t::comp!(
-        peg_instructions, slot = 163, slots = 6, "PegInstructions", c::PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 169, slots = 7, "DiscretionInstructions",
-        c::DiscretionInstructions
-    );
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> c::PegInstructions<'_, 'a> {
+        c::PegInstructions(self.0.sub(163, 6))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> c::DiscretionInstructions<'_, 'a> {
+        c::DiscretionInstructions(self.0.sub(169, 7))
+    }
     ///`TargetStrategy` (847), INT.
     #[inline]
     pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
@@ -3737,7 +3910,11 @@ impl<'a> NewOrderList<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(44, 893)
     }
-    t::req_comp!(list_ord_grp, slot = 45, slots = 1, "ListOrdGrp", c::ListOrdGrp);
+    ///The `ListOrdGrp` component (required).
+    #[inline]
+    pub fn list_ord_grp(&self) -> c::ListOrdGrp<'_, 'a> {
+        c::ListOrdGrp(self.0.sub(45, 1))
+    }
 }
 /// Builds a `NewOrderList`: [`NewOrderListBuilder::new`] (as does [`NewOrderList::builder`]) takes [`NewOrderListRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -3938,12 +4115,26 @@ impl<'a> OrderCancelRequest<'a> {
     pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
         self.0.get(36, 581)
     }
-    t::comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
-    t::req_comp!(instrument, slot = 38, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 81, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 90, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(37, 1))
+    }
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(38, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(81, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(90, 1))
+    }
     ///`Side` (54), CHAR, required.
     #[inline]
     pub fn side(&self) -> t::Req<e::Side> {
@@ -3954,7 +4145,11 @@ impl<'a> OrderCancelRequest<'a> {
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(92, 60)
     }
-    t::req_comp!(order_qty_data, slot = 93, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component (required).
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(93, 5))
+    }
     ///`ComplianceID` (376), STRING.
     #[inline]
     pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -4174,7 +4369,11 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(27, 37)
     }
-    t::comp!(parties, slot = 28, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(28, 1))
+    }
     ///`TradeOriginationDate` (229), LOCALMKTDATE.
     #[inline]
     pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -4250,7 +4449,11 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(43, 70)
     }
-    t::comp!(pre_alloc_grp, slot = 44, slots = 1, "PreAllocGrp", c::PreAllocGrp);
+    ///The `PreAllocGrp` component.
+    #[inline]
+    pub fn pre_alloc_grp(&self) -> c::PreAllocGrp<'_, 'a> {
+        c::PreAllocGrp(self.0.sub(44, 1))
+    }
     ///`SettlType` (63), CHAR.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType> {
@@ -4296,12 +4499,26 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
         self.0.get(53, 100)
     }
-    t::comp!(trdg_ses_grp, slot = 54, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
-    t::req_comp!(instrument, slot = 55, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 98, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 107, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(54, 1))
+    }
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(55, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(98, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(107, 1))
+    }
     ///`Side` (54), CHAR, required.
     #[inline]
     pub fn side(&self) -> t::Req<e::Side> {
@@ -4317,7 +4534,11 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(110, 854)
     }
-    t::req_comp!(order_qty_data, slot = 111, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component (required).
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(111, 5))
+    }
     ///`OrdType` (40), CHAR, required.
     #[inline]
     pub fn ord_type(&self) -> t::Req<e::OrdType> {
@@ -4338,18 +4559,28 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn stop_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(119, 99)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 120, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 128, slots = 6, "YieldData", c::YieldData);
-    t::comp!(
-        peg_instructions, slot = 134, slots = 6, "PegInstructions", c::PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 140, slots = 7, "DiscretionInstructions",
-        c::DiscretionInstructions
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(120, 8))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(128, 6))
+    }
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> c::PegInstructions<'_, 'a> {
+        c::PegInstructions(self.0.sub(134, 6))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> c::DiscretionInstructions<'_, 'a> {
+        c::DiscretionInstructions(self.0.sub(140, 7))
+    }
     ///`TargetStrategy` (847), INT.
     #[inline]
     pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
@@ -4405,9 +4636,11 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn gt_booking_inst(&self) -> t::Opt<e::GtBookingInst<'a>> {
         self.0.get(157, 427)
     }
-    t::comp!(
-        commission_data, slot = 158, slots = 4, "CommissionData", c::CommissionData
-    );
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(158, 4))
+    }
     ///`OrderCapacity` (528), CHAR.
     #[inline]
     pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
@@ -4798,7 +5031,11 @@ impl<'a> OrderStatusRequest<'a> {
     pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(30, 583)
     }
-    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(31, 1))
+    }
     ///`OrdStatusReqID` (790), STRING.
     #[inline]
     pub fn ord_status_req_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -4814,11 +5051,21 @@ impl<'a> OrderStatusRequest<'a> {
     pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
         self.0.get(34, 660)
     }
-    t::req_comp!(instrument, slot = 35, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 78, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 87, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(35, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(78, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(87, 1))
+    }
     ///`Side` (54), CHAR, required.
     #[inline]
     pub fn side(&self) -> t::Req<e::Side> {
@@ -5038,8 +5285,16 @@ impl<'a> AllocationInstruction<'a> {
     pub fn alloc_no_orders_type(&self) -> t::Req<e::AllocNoOrdersType<'a>> {
         self.0.req(37, 857)
     }
-    t::comp!(ord_alloc_grp, slot = 38, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
-    t::comp!(exec_alloc_grp, slot = 39, slots = 1, "ExecAllocGrp", c::ExecAllocGrp);
+    ///The `OrdAllocGrp` component.
+    #[inline]
+    pub fn ord_alloc_grp(&self) -> c::OrdAllocGrp<'_, 'a> {
+        c::OrdAllocGrp(self.0.sub(38, 1))
+    }
+    ///The `ExecAllocGrp` component.
+    #[inline]
+    pub fn exec_alloc_grp(&self) -> c::ExecAllocGrp<'_, 'a> {
+        c::ExecAllocGrp(self.0.sub(39, 1))
+    }
     ///`PreviouslyReported` (570), BOOLEAN.
     #[inline]
     pub fn previously_reported(&self) -> t::Opt<bool> {
@@ -5060,16 +5315,31 @@ impl<'a> AllocationInstruction<'a> {
     pub fn side(&self) -> t::Req<e::Side> {
         self.0.req(43, 54)
     }
-    t::req_comp!(instrument, slot = 44, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 87, slots = 3, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 90, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 99, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 100, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(44, 43))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(87, 3))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(90, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(99, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(100, 1))
+    }
     ///`Quantity` (53), QTY, required.
     #[inline]
     pub fn quantity(&self) -> t::Req<v::Decimal> {
@@ -5115,10 +5385,13 @@ impl<'a> AllocationInstruction<'a> {
     pub fn avg_par_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(109, 860)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 110, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(110, 8))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -5129,7 +5402,11 @@ impl<'a> AllocationInstruction<'a> {
     pub fn avg_px_precision(&self) -> t::Opt<i64> {
         self.0.get(119, 74)
     }
-    t::comp!(parties, slot = 120, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(120, 1))
+    }
     ///`TradeDate` (75), LOCALMKTDATE, required.
     #[inline]
     pub fn trade_date(&self) -> t::Req<v::LocalMktDate> {
@@ -5245,8 +5522,16 @@ impl<'a> AllocationInstruction<'a> {
     pub fn legal_confirm(&self) -> t::Opt<bool> {
         self.0.get(143, 650)
     }
-    t::comp!(stipulations, slot = 144, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(yield_data, slot = 145, slots = 6, "YieldData", c::YieldData);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(144, 1))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(145, 6))
+    }
     ///`TotNoAllocs` (892), INT.
     #[inline]
     pub fn tot_no_allocs(&self) -> t::Opt<i64> {
@@ -5257,7 +5542,11 @@ impl<'a> AllocationInstruction<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(152, 893)
     }
-    t::comp!(alloc_grp, slot = 153, slots = 1, "AllocGrp", c::AllocGrp);
+    ///The `AllocGrp` component.
+    #[inline]
+    pub fn alloc_grp(&self) -> c::AllocGrp<'_, 'a> {
+        c::AllocGrp(self.0.sub(153, 1))
+    }
 }
 /// Builds a `AllocationInstruction`: [`AllocationInstructionBuilder::new`] (as does [`AllocationInstruction::builder`]) takes [`AllocationInstructionRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -5853,9 +6142,11 @@ impl<'a> ListStatus<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(37, 893)
     }
-    t::req_comp!(
-        ord_list_stat_grp, slot = 38, slots = 1, "OrdListStatGrp", c::OrdListStatGrp
-    );
+    ///The `OrdListStatGrp` component (required).
+    #[inline]
+    pub fn ord_list_stat_grp(&self) -> c::OrdListStatGrp<'_, 'a> {
+        c::OrdListStatGrp(self.0.sub(38, 1))
+    }
 }
 /// Builds a `ListStatus`: [`ListStatusBuilder::new`] (as does [`ListStatus::builder`]) takes [`ListStatusRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -5973,7 +6264,11 @@ impl<'a> AllocationInstructionAck<'a> {
     pub fn alloc_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(27, 70)
     }
-    t::comp!(parties, slot = 28, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(28, 1))
+    }
     ///`SecondaryAllocID` (793), STRING.
     #[inline]
     pub fn secondary_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -6039,7 +6334,11 @@ impl<'a> AllocationInstructionAck<'a> {
     pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(41)
     }
-    t::comp!(alloc_ack_grp, slot = 42, slots = 1, "AllocAckGrp", c::AllocAckGrp);
+    ///The `AllocAckGrp` component.
+    #[inline]
+    pub fn alloc_ack_grp(&self) -> c::AllocAckGrp<'_, 'a> {
+        c::AllocAckGrp(self.0.sub(42, 1))
+    }
 }
 /// Builds a `AllocationInstructionAck`: [`AllocationInstructionAckBuilder::new`] (as does [`AllocationInstructionAck::builder`]) takes [`AllocationInstructionAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -6192,15 +6491,31 @@ impl<'a> DontKnowTrade<'a> {
     pub fn dk_reason(&self) -> t::Req<e::DkReason> {
         self.0.req(30, 127)
     }
-    t::req_comp!(instrument, slot = 31, slots = 43, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 75, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(31, 43))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(74, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(75, 1))
+    }
     ///`Side` (54), CHAR, required.
     #[inline]
     pub fn side(&self) -> t::Req<e::Side> {
         self.0.req(76, 54)
     }
-    t::req_comp!(order_qty_data, slot = 77, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component (required).
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(77, 5))
+    }
     ///`LastQty` (32), QTY.
     #[inline]
     pub fn last_qty(&self) -> t::Opt<v::Decimal> {
@@ -6349,7 +6664,11 @@ impl<'a> QuoteRequest<'a> {
     pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
         self.0.get(30, 528)
     }
-    t::req_comp!(quot_req_grp, slot = 31, slots = 1, "QuotReqGrp", c::QuotReqGrp);
+    ///The `QuotReqGrp` component (required).
+    #[inline]
+    pub fn quot_req_grp(&self) -> c::QuotReqGrp<'_, 'a> {
+        c::QuotReqGrp(self.0.sub(31, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -6529,13 +6848,21 @@ impl<'a> Quote<'a> {
     pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
         self.0.get(30, 537)
     }
-    t::comp!(quot_qual_grp, slot = 31, slots = 1, "QuotQualGrp", c::QuotQualGrp);
+    ///The `QuotQualGrp` component.
+    #[inline]
+    pub fn quot_qual_grp(&self) -> c::QuotQualGrp<'_, 'a> {
+        c::QuotQualGrp(self.0.sub(31, 1))
+    }
     ///`QuoteResponseLevel` (301), INT.
     #[inline]
     pub fn quote_response_level(&self) -> t::Opt<e::QuoteResponseLevel<'a>> {
         self.0.get(32, 301)
     }
-    t::comp!(parties, slot = 33, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(33, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -6546,17 +6873,31 @@ impl<'a> Quote<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(35, 625)
     }
-    t::req_comp!(instrument, slot = 36, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 79, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 88, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(36, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(79, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(88, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
         self.0.get(89, 54)
     }
-    t::comp!(order_qty_data, slot = 90, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(90, 5))
+    }
     ///`SettlType` (63), CHAR.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType> {
@@ -6582,7 +6923,11 @@ impl<'a> Quote<'a> {
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(99, 15)
     }
-    t::comp!(stipulations, slot = 100, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(100, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -6598,7 +6943,11 @@ impl<'a> Quote<'a> {
     pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
         self.0.get(103, 581)
     }
-    t::comp!(leg_quot_grp, slot = 104, slots = 1, "LegQuotGrp", c::LegQuotGrp);
+    ///The `LegQuotGrp` component.
+    #[inline]
+    pub fn leg_quot_grp(&self) -> c::LegQuotGrp<'_, 'a> {
+        c::LegQuotGrp(self.0.sub(104, 1))
+    }
     ///`BidPx` (132), PRICE.
     #[inline]
     pub fn bid_px(&self) -> t::Opt<v::Decimal> {
@@ -6749,11 +7098,18 @@ impl<'a> Quote<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(134, 423)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 135, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 143, slots = 6, "YieldData", c::YieldData);
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(135, 8))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(143, 6))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -7013,7 +7369,11 @@ impl<'a> SettlementInstructions<'a> {
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(35, 60)
     }
-    t::comp!(settl_inst_grp, slot = 36, slots = 1, "SettlInstGrp", c::SettlInstGrp);
+    ///The `SettlInstGrp` component.
+    #[inline]
+    pub fn settl_inst_grp(&self) -> c::SettlInstGrp<'_, 'a> {
+        c::SettlInstGrp(self.0.sub(36, 1))
+    }
 }
 /// Builds a `SettlementInstructions`: [`SettlementInstructionsBuilder::new`] (as does [`SettlementInstructions::builder`]) takes [`SettlementInstructionsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -7153,11 +7513,21 @@ impl<'a> MarketDataRequest<'a> {
     pub fn md_implicit_delete(&self) -> t::Opt<bool> {
         self.0.get(34, 547)
     }
-    t::req_comp!(md_req_grp, slot = 35, slots = 1, "MDReqGrp", c::MdReqGrp);
-    t::req_comp!(
-        instrmt_md_req_grp, slot = 36, slots = 1, "InstrmtMDReqGrp", c::InstrmtMdReqGrp
-    );
-    t::comp!(trdg_ses_grp, slot = 37, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `MDReqGrp` component (required).
+    #[inline]
+    pub fn md_req_grp(&self) -> c::MdReqGrp<'_, 'a> {
+        c::MdReqGrp(self.0.sub(35, 1))
+    }
+    ///The `InstrmtMDReqGrp` component (required).
+    #[inline]
+    pub fn instrmt_md_req_grp(&self) -> c::InstrmtMdReqGrp<'_, 'a> {
+        c::InstrmtMdReqGrp(self.0.sub(36, 1))
+    }
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(37, 1))
+    }
     ///`ApplQueueAction` (815), INT.
     #[inline]
     pub fn appl_queue_action(&self) -> t::Opt<e::ApplQueueAction<'a>> {
@@ -7305,9 +7675,21 @@ impl<'a> MarketDataSnapshotFullRefresh<'a> {
     pub fn md_req_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(27, 262)
     }
-    t::req_comp!(instrument, slot = 28, slots = 43, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 71, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 72, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(28, 43))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(71, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(72, 1))
+    }
     ///`FinancialStatus` (291), MULTIPLEVALUESTRING.
     #[inline]
     pub fn financial_status(&self) -> t::Opt<v::MultipleValueString<'a>> {
@@ -7323,7 +7705,11 @@ impl<'a> MarketDataSnapshotFullRefresh<'a> {
     pub fn net_chg_prev_day(&self) -> t::Opt<v::Decimal> {
         self.0.get(75, 451)
     }
-    t::req_comp!(md_full_grp, slot = 76, slots = 1, "MDFullGrp", c::MdFullGrp);
+    ///The `MDFullGrp` component (required).
+    #[inline]
+    pub fn md_full_grp(&self) -> c::MdFullGrp<'_, 'a> {
+        c::MdFullGrp(self.0.sub(76, 1))
+    }
     ///`ApplQueueDepth` (813), INT.
     #[inline]
     pub fn appl_queue_depth(&self) -> t::Opt<i64> {
@@ -7427,7 +7813,11 @@ impl<'a> MarketDataIncrementalRefresh<'a> {
     pub fn md_req_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(27, 262)
     }
-    t::req_comp!(md_inc_grp, slot = 28, slots = 1, "MDIncGrp", c::MdIncGrp);
+    ///The `MDIncGrp` component (required).
+    #[inline]
+    pub fn md_inc_grp(&self) -> c::MdIncGrp<'_, 'a> {
+        c::MdIncGrp(self.0.sub(28, 1))
+    }
     ///`ApplQueueDepth` (813), INT.
     #[inline]
     pub fn appl_queue_depth(&self) -> t::Opt<i64> {
@@ -7525,7 +7915,11 @@ impl<'a> MarketDataRequestReject<'a> {
     pub fn md_req_rej_reason(&self) -> t::Opt<e::MdReqRejReason> {
         self.0.get(28, 281)
     }
-    t::comp!(md_rjct_grp, slot = 29, slots = 1, "MDRjctGrp", c::MdRjctGrp);
+    ///The `MDRjctGrp` component.
+    #[inline]
+    pub fn md_rjct_grp(&self) -> c::MdRjctGrp<'_, 'a> {
+        c::MdRjctGrp(self.0.sub(29, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -7644,7 +8038,11 @@ impl<'a> QuoteCancel<'a> {
     pub fn quote_response_level(&self) -> t::Opt<e::QuoteResponseLevel<'a>> {
         self.0.get(30, 301)
     }
-    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(31, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -7670,10 +8068,11 @@ impl<'a> QuoteCancel<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(36, 625)
     }
-    t::comp!(
-        quot_cxl_entries_grp, slot = 37, slots = 1, "QuotCxlEntriesGrp",
-        c::QuotCxlEntriesGrp
-    );
+    ///The `QuotCxlEntriesGrp` component.
+    #[inline]
+    pub fn quot_cxl_entries_grp(&self) -> c::QuotCxlEntriesGrp<'_, 'a> {
+        c::QuotCxlEntriesGrp(self.0.sub(37, 1))
+    }
 }
 /// Builds a `QuoteCancel`: [`QuoteCancelBuilder::new`] (as does [`QuoteCancel::builder`]) takes [`QuoteCancelRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -7806,13 +8205,31 @@ impl<'a> QuoteStatusRequest<'a> {
     pub fn quote_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(28, 117)
     }
-    t::req_comp!(instrument, slot = 29, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 72, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 81, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 82, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(parties, slot = 83, slots = 1, "Parties", c::Parties);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(29, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(72, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(81, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(82, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(83, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -7969,7 +8386,11 @@ impl<'a> MassQuoteAcknowledgement<'a> {
     pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
         self.0.get(32, 537)
     }
-    t::comp!(parties, slot = 33, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(33, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -8000,7 +8421,11 @@ impl<'a> MassQuoteAcknowledgement<'a> {
     pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(39)
     }
-    t::comp!(quot_set_ack_grp, slot = 40, slots = 1, "QuotSetAckGrp", c::QuotSetAckGrp);
+    ///The `QuotSetAckGrp` component.
+    #[inline]
+    pub fn quot_set_ack_grp(&self) -> c::QuotSetAckGrp<'_, 'a> {
+        c::QuotSetAckGrp(self.0.sub(40, 1))
+    }
 }
 /// Builds a `MassQuoteAcknowledgement`: [`MassQuoteAcknowledgementBuilder::new`] (as does [`MassQuoteAcknowledgement::builder`]) takes [`MassQuoteAcknowledgementRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -8136,12 +8561,21 @@ impl<'a> SecurityDefinitionRequest<'a> {
     pub fn security_request_type(&self) -> t::Req<e::SecurityRequestType<'a>> {
         self.0.req(28, 321)
     }
-    t::comp!(instrument, slot = 29, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 72, slots = 3, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(und_instrmt_grp, slot = 75, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(29, 43))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(72, 3))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(75, 1))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -8172,7 +8606,11 @@ impl<'a> SecurityDefinitionRequest<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(81, 625)
     }
-    t::comp!(instrmt_leg_grp, slot = 82, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(82, 1))
+    }
     ///`ExpirationCycle` (827), INT.
     #[inline]
     pub fn expiration_cycle(&self) -> t::Opt<e::ExpirationCycle<'a>> {
@@ -8325,12 +8763,21 @@ impl<'a> SecurityDefinition<'a> {
     pub fn security_response_type(&self) -> t::Req<e::SecurityResponseType<'a>> {
         self.0.req(29, 323)
     }
-    t::comp!(instrument, slot = 30, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 73, slots = 3, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(und_instrmt_grp, slot = 76, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(30, 43))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(73, 3))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(76, 1))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -8361,7 +8808,11 @@ impl<'a> SecurityDefinition<'a> {
     pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(82)
     }
-    t::comp!(instrmt_leg_grp, slot = 83, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(83, 1))
+    }
     ///`ExpirationCycle` (827), INT.
     #[inline]
     pub fn expiration_cycle(&self) -> t::Opt<e::ExpirationCycle<'a>> {
@@ -8514,13 +8965,26 @@ impl<'a> SecurityStatusRequest<'a> {
     pub fn security_status_req_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(27, 324)
     }
-    t::req_comp!(instrument, slot = 28, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 71, slots = 3, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 75, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(28, 43))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(71, 3))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(74, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(75, 1))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -8671,13 +9135,26 @@ impl<'a> SecurityStatus<'a> {
     pub fn security_status_req_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(27, 324)
     }
-    t::req_comp!(instrument, slot = 28, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 71, slots = 3, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 75, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(28, 43))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(71, 3))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(74, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(75, 1))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -9220,7 +9697,11 @@ impl<'a> MassQuote<'a> {
     pub fn quote_response_level(&self) -> t::Opt<e::QuoteResponseLevel<'a>> {
         self.0.get(30, 301)
     }
-    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(31, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -9246,7 +9727,11 @@ impl<'a> MassQuote<'a> {
     pub fn def_offer_size(&self) -> t::Opt<v::Decimal> {
         self.0.get(36, 294)
     }
-    t::req_comp!(quot_set_grp, slot = 37, slots = 1, "QuotSetGrp", c::QuotSetGrp);
+    ///The `QuotSetGrp` component (required).
+    #[inline]
+    pub fn quot_set_grp(&self) -> c::QuotSetGrp<'_, 'a> {
+        c::QuotSetGrp(self.0.sub(37, 1))
+    }
 }
 /// Builds a `MassQuote`: [`MassQuoteBuilder::new`] (as does [`MassQuote::builder`]) takes [`MassQuoteRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -9515,8 +10000,16 @@ impl<'a> BidRequest<'a> {
     pub fn side_value2(&self) -> t::Opt<v::Decimal> {
         self.0.get(36, 397)
     }
-    t::comp!(bid_desc_req_grp, slot = 37, slots = 1, "BidDescReqGrp", c::BidDescReqGrp);
-    t::comp!(bid_comp_req_grp, slot = 38, slots = 1, "BidCompReqGrp", c::BidCompReqGrp);
+    ///The `BidDescReqGrp` component.
+    #[inline]
+    pub fn bid_desc_req_grp(&self) -> c::BidDescReqGrp<'_, 'a> {
+        c::BidDescReqGrp(self.0.sub(37, 1))
+    }
+    ///The `BidCompReqGrp` component.
+    #[inline]
+    pub fn bid_comp_req_grp(&self) -> c::BidCompReqGrp<'_, 'a> {
+        c::BidCompReqGrp(self.0.sub(38, 1))
+    }
     ///`LiquidityIndType` (409), INT.
     #[inline]
     pub fn liquidity_ind_type(&self) -> t::Opt<e::LiquidityIndType<'a>> {
@@ -9750,9 +10243,11 @@ impl<'a> BidResponse<'a> {
     pub fn client_bid_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(28, 391)
     }
-    t::req_comp!(
-        bid_comp_rsp_grp, slot = 29, slots = 1, "BidCompRspGrp", c::BidCompRspGrp
-    );
+    ///The `BidCompRspGrp` component (required).
+    #[inline]
+    pub fn bid_comp_rsp_grp(&self) -> c::BidCompRspGrp<'_, 'a> {
+        c::BidCompRspGrp(self.0.sub(29, 1))
+    }
 }
 /// Builds a `BidResponse`: [`BidResponseBuilder::new`] (as does [`BidResponse::builder`]) takes [`BidResponseRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -9844,14 +10339,16 @@ impl<'a> ListStrikePrice<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(29, 893)
     }
-    t::req_comp!(
-        instrmt_strk_px_grp, slot = 30, slots = 1, "InstrmtStrkPxGrp",
-        c::InstrmtStrkPxGrp
-    );
-    t::comp!(
-        und_instrmt_strk_px_grp, slot = 31, slots = 1, "UndInstrmtStrkPxGrp",
-        c::UndInstrmtStrkPxGrp
-    );
+    ///The `InstrmtStrkPxGrp` component (required).
+    #[inline]
+    pub fn instrmt_strk_px_grp(&self) -> c::InstrmtStrkPxGrp<'_, 'a> {
+        c::InstrmtStrkPxGrp(self.0.sub(30, 1))
+    }
+    ///The `UndInstrmtStrkPxGrp` component.
+    #[inline]
+    pub fn und_instrmt_strk_px_grp(&self) -> c::UndInstrmtStrkPxGrp<'_, 'a> {
+        c::UndInstrmtStrkPxGrp(self.0.sub(31, 1))
+    }
 }
 /// Builds a `ListStrikePrice`: [`ListStrikePriceBuilder::new`] (as does [`ListStrikePrice::builder`]) takes [`ListStrikePriceRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -10009,7 +10506,11 @@ impl<'a> RegistrationInstructions<'a> {
     pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(30, 11)
     }
-    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(31, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -10035,10 +10536,16 @@ impl<'a> RegistrationInstructions<'a> {
     pub fn ownership_type(&self) -> t::Opt<e::OwnershipType> {
         self.0.get(36, 517)
     }
-    t::comp!(rgst_dtls_grp, slot = 37, slots = 1, "RgstDtlsGrp", c::RgstDtlsGrp);
-    t::comp!(
-        rgst_dist_inst_grp, slot = 38, slots = 1, "RgstDistInstGrp", c::RgstDistInstGrp
-    );
+    ///The `RgstDtlsGrp` component.
+    #[inline]
+    pub fn rgst_dtls_grp(&self) -> c::RgstDtlsGrp<'_, 'a> {
+        c::RgstDtlsGrp(self.0.sub(37, 1))
+    }
+    ///The `RgstDistInstGrp` component.
+    #[inline]
+    pub fn rgst_dist_inst_grp(&self) -> c::RgstDistInstGrp<'_, 'a> {
+        c::RgstDistInstGrp(self.0.sub(38, 1))
+    }
 }
 /// Builds a `RegistrationInstructions`: [`RegistrationInstructionsBuilder::new`] (as does [`RegistrationInstructions::builder`]) takes [`RegistrationInstructionsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -10161,7 +10668,11 @@ impl<'a> RegistrationInstructionsResponse<'a> {
     pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(30, 11)
     }
-    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(31, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -10361,11 +10872,16 @@ impl<'a> OrderMassCancelRequest<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(31, 625)
     }
-    t::comp!(instrument, slot = 32, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        underlying_instrument, slot = 75, slots = 47, "UnderlyingInstrument",
-        c::UnderlyingInstrument
-    );
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(32, 43))
+    }
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> c::UnderlyingInstrument<'_, 'a> {
+        c::UnderlyingInstrument(self.0.sub(75, 47))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
@@ -10581,9 +11097,11 @@ impl<'a> OrderMassCancelReport<'a> {
     pub fn total_affected_orders(&self) -> t::Opt<i64> {
         self.0.get(34, 533)
     }
-    t::comp!(
-        affected_ord_grp, slot = 35, slots = 1, "AffectedOrdGrp", c::AffectedOrdGrp
-    );
+    ///The `AffectedOrdGrp` component.
+    #[inline]
+    pub fn affected_ord_grp(&self) -> c::AffectedOrdGrp<'_, 'a> {
+        c::AffectedOrdGrp(self.0.sub(35, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -10594,11 +11112,16 @@ impl<'a> OrderMassCancelReport<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(37, 625)
     }
-    t::comp!(instrument, slot = 38, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        underlying_instrument, slot = 81, slots = 47, "UnderlyingInstrument",
-        c::UnderlyingInstrument
-    );
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(38, 43))
+    }
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> c::UnderlyingInstrument<'_, 'a> {
+        c::UnderlyingInstrument(self.0.sub(81, 47))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
@@ -10806,13 +11329,26 @@ impl<'a> NewOrderCross<'a> {
     pub fn cross_prioritization(&self) -> t::Req<e::CrossPrioritization<'a>> {
         self.0.req(29, 550)
     }
-    t::req_comp!(
-        side_cross_ord_mod_grp, slot = 30, slots = 1, "SideCrossOrdModGrp",
-        c::SideCrossOrdModGrp
-    );
-    t::req_comp!(instrument, slot = 31, slots = 43, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 75, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `SideCrossOrdModGrp` component (required).
+    #[inline]
+    pub fn side_cross_ord_mod_grp(&self) -> c::SideCrossOrdModGrp<'_, 'a> {
+        c::SideCrossOrdModGrp(self.0.sub(30, 1))
+    }
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(31, 43))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(74, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(75, 1))
+    }
     ///`SettlType` (63), CHAR.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType> {
@@ -10848,7 +11384,11 @@ impl<'a> NewOrderCross<'a> {
     pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
         self.0.get(82, 100)
     }
-    t::comp!(trdg_ses_grp, slot = 83, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(83, 1))
+    }
     ///`ProcessCode` (81), CHAR.
     #[inline]
     pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
@@ -10869,7 +11409,11 @@ impl<'a> NewOrderCross<'a> {
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(87, 60)
     }
-    t::comp!(stipulations, slot = 88, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(88, 1))
+    }
     ///`OrdType` (40), CHAR, required.
     #[inline]
     pub fn ord_type(&self) -> t::Req<e::OrdType> {
@@ -10890,11 +11434,18 @@ impl<'a> NewOrderCross<'a> {
     pub fn stop_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(92, 99)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 93, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 101, slots = 6, "YieldData", c::YieldData);
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(93, 8))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(101, 6))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -10945,13 +11496,16 @@ impl<'a> NewOrderCross<'a> {
     pub fn max_show(&self) -> t::Opt<v::Decimal> {
         self.0.get(116, 210)
     }
-    t::comp!(
-        peg_instructions, slot = 117, slots = 6, "PegInstructions", c::PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 123, slots = 7, "DiscretionInstructions",
-        c::DiscretionInstructions
-    );
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> c::PegInstructions<'_, 'a> {
+        c::PegInstructions(self.0.sub(117, 6))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> c::DiscretionInstructions<'_, 'a> {
+        c::DiscretionInstructions(self.0.sub(123, 7))
+    }
     ///`TargetStrategy` (847), INT.
     #[inline]
     pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
@@ -11248,13 +11802,26 @@ impl<'a> CrossOrderCancelReplaceRequest<'a> {
     pub fn cross_prioritization(&self) -> t::Req<e::CrossPrioritization<'a>> {
         self.0.req(31, 550)
     }
-    t::req_comp!(
-        side_cross_ord_mod_grp, slot = 32, slots = 1, "SideCrossOrdModGrp",
-        c::SideCrossOrdModGrp
-    );
-    t::req_comp!(instrument, slot = 33, slots = 43, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 76, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 77, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `SideCrossOrdModGrp` component (required).
+    #[inline]
+    pub fn side_cross_ord_mod_grp(&self) -> c::SideCrossOrdModGrp<'_, 'a> {
+        c::SideCrossOrdModGrp(self.0.sub(32, 1))
+    }
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(33, 43))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(76, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(77, 1))
+    }
     ///`SettlType` (63), CHAR.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType> {
@@ -11290,7 +11857,11 @@ impl<'a> CrossOrderCancelReplaceRequest<'a> {
     pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
         self.0.get(84, 100)
     }
-    t::comp!(trdg_ses_grp, slot = 85, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(85, 1))
+    }
     ///`ProcessCode` (81), CHAR.
     #[inline]
     pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
@@ -11311,7 +11882,11 @@ impl<'a> CrossOrderCancelReplaceRequest<'a> {
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(89, 60)
     }
-    t::comp!(stipulations, slot = 90, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(90, 1))
+    }
     ///`OrdType` (40), CHAR, required.
     #[inline]
     pub fn ord_type(&self) -> t::Req<e::OrdType> {
@@ -11332,11 +11907,18 @@ impl<'a> CrossOrderCancelReplaceRequest<'a> {
     pub fn stop_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(94, 99)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 95, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 103, slots = 6, "YieldData", c::YieldData);
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(95, 8))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(103, 6))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -11387,13 +11969,16 @@ impl<'a> CrossOrderCancelReplaceRequest<'a> {
     pub fn max_show(&self) -> t::Opt<v::Decimal> {
         self.0.get(118, 210)
     }
-    t::comp!(
-        peg_instructions, slot = 119, slots = 6, "PegInstructions", c::PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 125, slots = 7, "DiscretionInstructions",
-        c::DiscretionInstructions
-    );
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> c::PegInstructions<'_, 'a> {
+        c::PegInstructions(self.0.sub(119, 6))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> c::DiscretionInstructions<'_, 'a> {
+        c::DiscretionInstructions(self.0.sub(125, 7))
+    }
     ///`TargetStrategy` (847), INT.
     #[inline]
     pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
@@ -11667,13 +12252,26 @@ impl<'a> CrossOrderCancelRequest<'a> {
     pub fn cross_prioritization(&self) -> t::Req<e::CrossPrioritization<'a>> {
         self.0.req(31, 550)
     }
-    t::req_comp!(
-        side_cross_ord_cxl_grp, slot = 32, slots = 1, "SideCrossOrdCxlGrp",
-        c::SideCrossOrdCxlGrp
-    );
-    t::req_comp!(instrument, slot = 33, slots = 43, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 76, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 77, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `SideCrossOrdCxlGrp` component (required).
+    #[inline]
+    pub fn side_cross_ord_cxl_grp(&self) -> c::SideCrossOrdCxlGrp<'_, 'a> {
+        c::SideCrossOrdCxlGrp(self.0.sub(32, 1))
+    }
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(33, 43))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(76, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(77, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP, required.
     #[inline]
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
@@ -11936,7 +12534,11 @@ impl<'a> SecurityTypes<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(31, 893)
     }
-    t::comp!(sec_types_grp, slot = 32, slots = 1, "SecTypesGrp", c::SecTypesGrp);
+    ///The `SecTypesGrp` component.
+    #[inline]
+    pub fn sec_types_grp(&self) -> c::SecTypesGrp<'_, 'a> {
+        c::SecTypesGrp(self.0.sub(32, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -12109,16 +12711,31 @@ impl<'a> SecurityListRequest<'a> {
     pub fn security_list_request_type(&self) -> t::Req<e::SecurityListRequestType<'a>> {
         self.0.req(28, 559)
     }
-    t::comp!(instrument, slot = 29, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 72, slots = 3, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 75, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 84, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 85, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(29, 43))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(72, 3))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(75, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(84, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(85, 1))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -12278,7 +12895,11 @@ impl<'a> SecurityList<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(31, 893)
     }
-    t::comp!(sec_list_grp, slot = 32, slots = 1, "SecListGrp", c::SecListGrp);
+    ///The `SecListGrp` component.
+    #[inline]
+    pub fn sec_list_grp(&self) -> c::SecListGrp<'_, 'a> {
+        c::SecListGrp(self.0.sub(32, 1))
+    }
 }
 /// Builds a `SecurityList`: [`SecurityListBuilder::new`] (as does [`SecurityList::builder`]) takes [`SecurityListRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -12400,10 +13021,11 @@ impl<'a> DerivativeSecurityListRequest<'a> {
     pub fn security_list_request_type(&self) -> t::Req<e::SecurityListRequestType<'a>> {
         self.0.req(28, 559)
     }
-    t::comp!(
-        underlying_instrument, slot = 29, slots = 47, "UnderlyingInstrument",
-        c::UnderlyingInstrument
-    );
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> c::UnderlyingInstrument<'_, 'a> {
+        c::UnderlyingInstrument(self.0.sub(29, 47))
+    }
     ///`SecuritySubType` (762), STRING.
     #[inline]
     pub fn security_sub_type(&self) -> t::Opt<v::FixStr<'a>> {
@@ -12577,10 +13199,11 @@ impl<'a> DerivativeSecurityList<'a> {
     pub fn security_request_result(&self) -> t::Req<e::SecurityRequestResult<'a>> {
         self.0.req(29, 560)
     }
-    t::comp!(
-        underlying_instrument, slot = 30, slots = 47, "UnderlyingInstrument",
-        c::UnderlyingInstrument
-    );
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> c::UnderlyingInstrument<'_, 'a> {
+        c::UnderlyingInstrument(self.0.sub(30, 47))
+    }
     ///`TotNoRelatedSym` (393), INT.
     #[inline]
     pub fn tot_no_related_sym(&self) -> t::Opt<i64> {
@@ -12591,10 +13214,11 @@ impl<'a> DerivativeSecurityList<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(78, 893)
     }
-    t::comp!(
-        rel_sym_deriv_sec_grp, slot = 79, slots = 1, "RelSymDerivSecGrp",
-        c::RelSymDerivSecGrp
-    );
+    ///The `RelSymDerivSecGrp` component.
+    #[inline]
+    pub fn rel_sym_deriv_sec_grp(&self) -> c::RelSymDerivSecGrp<'_, 'a> {
+        c::RelSymDerivSecGrp(self.0.sub(79, 1))
+    }
 }
 /// Builds a `DerivativeSecurityList`: [`DerivativeSecurityListBuilder::new`] (as does [`DerivativeSecurityList::builder`]) takes [`DerivativeSecurityListRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -12768,7 +13392,11 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(29, 583)
     }
-    t::comp!(parties, slot = 30, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(30, 1))
+    }
     ///`TradeOriginationDate` (229), LOCALMKTDATE.
     #[inline]
     pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -12814,9 +13442,11 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(39, 70)
     }
-    t::comp!(
-        pre_alloc_mleg_grp, slot = 40, slots = 1, "PreAllocMlegGrp", c::PreAllocMlegGrp
-    );
+    ///The `PreAllocMlegGrp` component.
+    #[inline]
+    pub fn pre_alloc_mleg_grp(&self) -> c::PreAllocMlegGrp<'_, 'a> {
+        c::PreAllocMlegGrp(self.0.sub(40, 1))
+    }
     ///`SettlType` (63), CHAR.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType> {
@@ -12862,7 +13492,11 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
         self.0.get(49, 100)
     }
-    t::comp!(trdg_ses_grp, slot = 50, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(50, 1))
+    }
     ///`ProcessCode` (81), CHAR.
     #[inline]
     pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
@@ -12873,14 +13507,26 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn side(&self) -> t::Req<e::Side> {
         self.0.req(52, 54)
     }
-    t::req_comp!(instrument, slot = 53, slots = 43, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 96, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(53, 43))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(96, 1))
+    }
     ///`PrevClosePx` (140), PRICE.
     #[inline]
     pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(97, 140)
     }
-    t::req_comp!(leg_ord_grp, slot = 98, slots = 1, "LegOrdGrp", c::LegOrdGrp);
+    ///The `LegOrdGrp` component (required).
+    #[inline]
+    pub fn leg_ord_grp(&self) -> c::LegOrdGrp<'_, 'a> {
+        c::LegOrdGrp(self.0.sub(98, 1))
+    }
     ///`LocateReqd` (114), BOOLEAN.
     #[inline]
     pub fn locate_reqd(&self) -> t::Opt<bool> {
@@ -12896,7 +13542,11 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(101, 854)
     }
-    t::req_comp!(order_qty_data, slot = 102, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component (required).
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(102, 5))
+    }
     ///`OrdType` (40), CHAR, required.
     #[inline]
     pub fn ord_type(&self) -> t::Req<e::OrdType> {
@@ -12967,9 +13617,11 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn gt_booking_inst(&self) -> t::Opt<e::GtBookingInst<'a>> {
         self.0.get(120, 427)
     }
-    t::comp!(
-        commission_data, slot = 121, slots = 4, "CommissionData", c::CommissionData
-    );
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(121, 4))
+    }
     ///`OrderCapacity` (528), CHAR.
     #[inline]
     pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
@@ -13030,13 +13682,16 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn max_show(&self) -> t::Opt<v::Decimal> {
         self.0.get(136, 210)
     }
-    t::comp!(
-        peg_instructions, slot = 137, slots = 6, "PegInstructions", c::PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 143, slots = 7, "DiscretionInstructions",
-        c::DiscretionInstructions
-    );
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> c::PegInstructions<'_, 'a> {
+        c::PegInstructions(self.0.sub(137, 6))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> c::DiscretionInstructions<'_, 'a> {
+        c::DiscretionInstructions(self.0.sub(143, 7))
+    }
     ///`TargetStrategy` (847), INT.
     #[inline]
     pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
@@ -13413,7 +14068,11 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn orig_ord_mod_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(32, 586)
     }
-    t::comp!(parties, slot = 33, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(33, 1))
+    }
     ///`TradeOriginationDate` (229), LOCALMKTDATE.
     #[inline]
     pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -13459,9 +14118,11 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(42, 70)
     }
-    t::comp!(
-        pre_alloc_mleg_grp, slot = 43, slots = 1, "PreAllocMlegGrp", c::PreAllocMlegGrp
-    );
+    ///The `PreAllocMlegGrp` component.
+    #[inline]
+    pub fn pre_alloc_mleg_grp(&self) -> c::PreAllocMlegGrp<'_, 'a> {
+        c::PreAllocMlegGrp(self.0.sub(43, 1))
+    }
     ///`SettlType` (63), CHAR.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType> {
@@ -13507,7 +14168,11 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
         self.0.get(52, 100)
     }
-    t::comp!(trdg_ses_grp, slot = 53, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(53, 1))
+    }
     ///`ProcessCode` (81), CHAR.
     #[inline]
     pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
@@ -13518,14 +14183,26 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn side(&self) -> t::Req<e::Side> {
         self.0.req(55, 54)
     }
-    t::req_comp!(instrument, slot = 56, slots = 43, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 99, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(56, 43))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(99, 1))
+    }
     ///`PrevClosePx` (140), PRICE.
     #[inline]
     pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(100, 140)
     }
-    t::req_comp!(leg_ord_grp, slot = 101, slots = 1, "LegOrdGrp", c::LegOrdGrp);
+    ///The `LegOrdGrp` component (required).
+    #[inline]
+    pub fn leg_ord_grp(&self) -> c::LegOrdGrp<'_, 'a> {
+        c::LegOrdGrp(self.0.sub(101, 1))
+    }
     ///`LocateReqd` (114), BOOLEAN.
     #[inline]
     pub fn locate_reqd(&self) -> t::Opt<bool> {
@@ -13541,7 +14218,11 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(104, 854)
     }
-    t::req_comp!(order_qty_data, slot = 105, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component (required).
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(105, 5))
+    }
     ///`OrdType` (40), CHAR, required.
     #[inline]
     pub fn ord_type(&self) -> t::Req<e::OrdType> {
@@ -13612,9 +14293,11 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn gt_booking_inst(&self) -> t::Opt<e::GtBookingInst<'a>> {
         self.0.get(123, 427)
     }
-    t::comp!(
-        commission_data, slot = 124, slots = 4, "CommissionData", c::CommissionData
-    );
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(124, 4))
+    }
     ///`OrderCapacity` (528), CHAR.
     #[inline]
     pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
@@ -13675,13 +14358,16 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn max_show(&self) -> t::Opt<v::Decimal> {
         self.0.get(139, 210)
     }
-    t::comp!(
-        peg_instructions, slot = 140, slots = 6, "PegInstructions", c::PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 146, slots = 7, "DiscretionInstructions",
-        c::DiscretionInstructions
-    );
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> c::PegInstructions<'_, 'a> {
+        c::PegInstructions(self.0.sub(140, 6))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> c::DiscretionInstructions<'_, 'a> {
+        c::DiscretionInstructions(self.0.sub(146, 7))
+    }
     ///`TargetStrategy` (847), INT.
     #[inline]
     pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
@@ -14087,18 +14773,41 @@ impl<'a> TradeCaptureReportRequest<'a> {
     pub fn trd_match_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(42, 880)
     }
-    t::comp!(parties, slot = 43, slots = 1, "Parties", c::Parties);
-    t::comp!(instrument, slot = 44, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 87, slots = 3, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 90, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 99, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 100, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(trd_cap_dt_grp, slot = 101, slots = 1, "TrdCapDtGrp", c::TrdCapDtGrp);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(43, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(44, 43))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(87, 3))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(90, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(99, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(100, 1))
+    }
+    ///The `TrdCapDtGrp` component.
+    #[inline]
+    pub fn trd_cap_dt_grp(&self) -> c::TrdCapDtGrp<'_, 'a> {
+        c::TrdCapDtGrp(self.0.sub(101, 1))
+    }
     ///`ClearingBusinessDate` (715), LOCALMKTDATE.
     #[inline]
     pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -14493,18 +15202,36 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(50, 423)
     }
-    t::req_comp!(instrument, slot = 51, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 94, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(order_qty_data, slot = 103, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(51, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(94, 9))
+    }
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(103, 5))
+    }
     ///`QtyType` (854), INT.
     #[inline]
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(108, 854)
     }
-    t::comp!(yield_data, slot = 109, slots = 6, "YieldData", c::YieldData);
-    t::comp!(und_instrmt_grp, slot = 115, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(109, 6))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(115, 1))
+    }
     ///`UnderlyingTradingSessionID` (822), STRING.
     #[inline]
     pub fn underlying_trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -14560,19 +15287,23 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn avg_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(126, 6)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 127, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(127, 8))
+    }
     ///`AvgPxIndicator` (819), INT.
     #[inline]
     pub fn avg_px_indicator(&self) -> t::Opt<e::AvgPxIndicator<'a>> {
         self.0.get(135, 819)
     }
-    t::comp!(
-        position_amount_data, slot = 136, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
+    ///The `PositionAmountData` component.
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(136, 1))
+    }
     ///`MultiLegReportingType` (442), CHAR.
     #[inline]
     pub fn multi_leg_reporting_type(&self) -> t::Opt<e::MultiLegReportingType> {
@@ -14583,19 +15314,21 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn trade_leg_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(138, 824)
     }
-    t::comp!(
-        trd_instrmt_leg_grp, slot = 139, slots = 1, "TrdInstrmtLegGrp",
-        c::TrdInstrmtLegGrp
-    );
+    ///The `TrdInstrmtLegGrp` component.
+    #[inline]
+    pub fn trd_instrmt_leg_grp(&self) -> c::TrdInstrmtLegGrp<'_, 'a> {
+        c::TrdInstrmtLegGrp(self.0.sub(139, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP, required.
     #[inline]
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(140, 60)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 141, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(141, 1))
+    }
     ///`SettlType` (63), CHAR.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType> {
@@ -14616,10 +15349,11 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn match_type(&self) -> t::Opt<e::MatchType<'a>> {
         self.0.get(145, 574)
     }
-    t::req_comp!(
-        trd_cap_rpt_side_grp, slot = 146, slots = 1, "TrdCapRptSideGrp",
-        c::TrdCapRptSideGrp
-    );
+    ///The `TrdCapRptSideGrp` component (required).
+    #[inline]
+    pub fn trd_cap_rpt_side_grp(&self) -> c::TrdCapRptSideGrp<'_, 'a> {
+        c::TrdCapRptSideGrp(self.0.sub(146, 1))
+    }
     ///`CopyMsgIndicator` (797), BOOLEAN.
     #[inline]
     pub fn copy_msg_indicator(&self) -> t::Opt<bool> {
@@ -14901,7 +15635,11 @@ impl<'a> OrderMassStatusRequest<'a> {
     pub fn mass_status_req_type(&self) -> t::Req<e::MassStatusReqType<'a>> {
         self.0.req(28, 585)
     }
-    t::comp!(parties, slot = 29, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(29, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -14922,11 +15660,16 @@ impl<'a> OrderMassStatusRequest<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(33, 625)
     }
-    t::comp!(instrument, slot = 34, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        underlying_instrument, slot = 77, slots = 47, "UnderlyingInstrument",
-        c::UnderlyingInstrument
-    );
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(34, 43))
+    }
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> c::UnderlyingInstrument<'_, 'a> {
+        c::UnderlyingInstrument(self.0.sub(77, 47))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
@@ -15042,9 +15785,11 @@ impl<'a> QuoteRequestReject<'a> {
     ) -> t::Req<e::QuoteRequestRejectReason<'a>> {
         self.0.req(29, 658)
     }
-    t::req_comp!(
-        quot_req_rjct_grp, slot = 30, slots = 1, "QuotReqRjctGrp", c::QuotReqRjctGrp
-    );
+    ///The `QuotReqRjctGrp` component (required).
+    #[inline]
+    pub fn quot_req_rjct_grp(&self) -> c::QuotReqRjctGrp<'_, 'a> {
+        c::QuotReqRjctGrp(self.0.sub(30, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -15147,7 +15892,11 @@ impl<'a> RfqRequest<'a> {
     pub fn rfq_req_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(27, 644)
     }
-    t::req_comp!(rfq_req_grp, slot = 28, slots = 1, "RFQReqGrp", c::RfqReqGrp);
+    ///The `RFQReqGrp` component (required).
+    #[inline]
+    pub fn rfq_req_grp(&self) -> c::RfqReqGrp<'_, 'a> {
+        c::RfqReqGrp(self.0.sub(28, 1))
+    }
     ///`SubscriptionRequestType` (263), CHAR.
     #[inline]
     pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
@@ -15313,7 +16062,11 @@ impl<'a> QuoteStatusReport<'a> {
     pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
         self.0.get(31, 537)
     }
-    t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(32, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -15324,17 +16077,31 @@ impl<'a> QuoteStatusReport<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(34, 625)
     }
-    t::req_comp!(instrument, slot = 35, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 78, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 87, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(35, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(78, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(87, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
         self.0.get(88, 54)
     }
-    t::comp!(order_qty_data, slot = 89, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(89, 5))
+    }
     ///`SettlType` (63), CHAR.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType> {
@@ -15360,7 +16127,11 @@ impl<'a> QuoteStatusReport<'a> {
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(98, 15)
     }
-    t::comp!(stipulations, slot = 99, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(99, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -15376,10 +16147,16 @@ impl<'a> QuoteStatusReport<'a> {
     pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
         self.0.get(102, 581)
     }
-    t::comp!(
-        leg_quot_stat_grp, slot = 103, slots = 1, "LegQuotStatGrp", c::LegQuotStatGrp
-    );
-    t::comp!(quot_qual_grp, slot = 104, slots = 1, "QuotQualGrp", c::QuotQualGrp);
+    ///The `LegQuotStatGrp` component.
+    #[inline]
+    pub fn leg_quot_stat_grp(&self) -> c::LegQuotStatGrp<'_, 'a> {
+        c::LegQuotStatGrp(self.0.sub(103, 1))
+    }
+    ///The `QuotQualGrp` component.
+    #[inline]
+    pub fn quot_qual_grp(&self) -> c::QuotQualGrp<'_, 'a> {
+        c::QuotQualGrp(self.0.sub(104, 1))
+    }
     ///`ExpireTime` (126), UTCTIMESTAMP.
     #[inline]
     pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -15395,11 +16172,18 @@ impl<'a> QuoteStatusReport<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(107, 423)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 108, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 116, slots = 6, "YieldData", c::YieldData);
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(108, 8))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(116, 6))
+    }
     ///`BidPx` (132), PRICE.
     #[inline]
     pub fn bid_px(&self) -> t::Opt<v::Decimal> {
@@ -15857,8 +16641,16 @@ impl<'a> QuoteResponse<'a> {
     pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
         self.0.get(33, 537)
     }
-    t::comp!(quot_qual_grp, slot = 34, slots = 1, "QuotQualGrp", c::QuotQualGrp);
-    t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
+    ///The `QuotQualGrp` component.
+    #[inline]
+    pub fn quot_qual_grp(&self) -> c::QuotQualGrp<'_, 'a> {
+        c::QuotQualGrp(self.0.sub(34, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(35, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -15869,17 +16661,31 @@ impl<'a> QuoteResponse<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(37, 625)
     }
-    t::req_comp!(instrument, slot = 38, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 81, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 90, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(38, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(81, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(90, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
         self.0.get(91, 54)
     }
-    t::comp!(order_qty_data, slot = 92, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(92, 5))
+    }
     ///`SettlType` (63), CHAR.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType> {
@@ -15905,7 +16711,11 @@ impl<'a> QuoteResponse<'a> {
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(101, 15)
     }
-    t::comp!(stipulations, slot = 102, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(102, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -15921,7 +16731,11 @@ impl<'a> QuoteResponse<'a> {
     pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
         self.0.get(105, 581)
     }
-    t::comp!(leg_quot_grp, slot = 106, slots = 1, "LegQuotGrp", c::LegQuotGrp);
+    ///The `LegQuotGrp` component.
+    #[inline]
+    pub fn leg_quot_grp(&self) -> c::LegQuotGrp<'_, 'a> {
+        c::LegQuotGrp(self.0.sub(106, 1))
+    }
     ///`BidPx` (132), PRICE.
     #[inline]
     pub fn bid_px(&self) -> t::Opt<v::Decimal> {
@@ -16087,11 +16901,18 @@ impl<'a> QuoteResponse<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(139, 423)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 140, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 148, slots = 6, "YieldData", c::YieldData);
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(140, 8))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(148, 6))
+    }
 }
 /// Builds a `QuoteResponse`: [`QuoteResponseBuilder::new`] (as does [`QuoteResponse::builder`]) takes [`QuoteResponseRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16416,8 +17237,16 @@ impl<'a> Confirmation<'a> {
     pub fn confirm_status(&self) -> t::Req<e::ConfirmStatus<'a>> {
         self.0.req(34, 665)
     }
-    t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
-    t::comp!(ord_alloc_grp, slot = 36, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(35, 1))
+    }
+    ///The `OrdAllocGrp` component.
+    #[inline]
+    pub fn ord_alloc_grp(&self) -> c::OrdAllocGrp<'_, 'a> {
+        c::OrdAllocGrp(self.0.sub(36, 1))
+    }
     ///`AllocID` (70), STRING.
     #[inline]
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -16443,24 +17272,41 @@ impl<'a> Confirmation<'a> {
     pub fn trade_date(&self) -> t::Req<v::LocalMktDate> {
         self.0.req(41, 75)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 42, slots = 1, "TrdRegTimestamps", c::TrdRegTimestamps
-    );
-    t::req_comp!(instrument, slot = 43, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 86, slots = 3, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 89, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::req_comp!(
-        und_instrmt_grp, slot = 98, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp
-    );
-    t::req_comp!(
-        instrmt_leg_grp, slot = 99, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp
-    );
-    t::comp!(yield_data, slot = 100, slots = 6, "YieldData", c::YieldData);
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(42, 1))
+    }
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(43, 43))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(86, 3))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(89, 9))
+    }
+    ///The `UndInstrmtGrp` component (required).
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(98, 1))
+    }
+    ///The `InstrmtLegGrp` component (required).
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(99, 1))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(100, 6))
+    }
     ///`AllocQty` (80), QTY, required.
     #[inline]
     pub fn alloc_qty(&self) -> t::Req<v::Decimal> {
@@ -16486,7 +17332,11 @@ impl<'a> Confirmation<'a> {
     pub fn last_mkt(&self) -> t::Opt<v::Exchange> {
         self.0.get(110, 30)
     }
-    t::req_comp!(cpcty_conf_grp, slot = 111, slots = 1, "CpctyConfGrp", c::CpctyConfGrp);
+    ///The `CpctyConfGrp` component (required).
+    #[inline]
+    pub fn cpcty_conf_grp(&self) -> c::CpctyConfGrp<'_, 'a> {
+        c::CpctyConfGrp(self.0.sub(111, 1))
+    }
     ///`AllocAccount` (79), STRING, required.
     #[inline]
     pub fn alloc_account(&self) -> t::Req<v::FixStr<'a>> {
@@ -16522,10 +17372,13 @@ impl<'a> Confirmation<'a> {
     pub fn avg_par_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(118, 860)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 119, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(119, 8))
+    }
     ///`ReportedPx` (861), PRICE.
     #[inline]
     pub fn reported_px(&self) -> t::Opt<v::Decimal> {
@@ -16646,20 +17499,31 @@ impl<'a> Confirmation<'a> {
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(150, 64)
     }
-    t::comp!(
-        settl_instructions_data, slot = 151, slots = 5, "SettlInstructionsData",
-        c::SettlInstructionsData
-    );
-    t::comp!(
-        commission_data, slot = 156, slots = 4, "CommissionData", c::CommissionData
-    );
+    ///The `SettlInstructionsData` component.
+    #[inline]
+    pub fn settl_instructions_data(&self) -> c::SettlInstructionsData<'_, 'a> {
+        c::SettlInstructionsData(self.0.sub(151, 5))
+    }
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(156, 4))
+    }
     ///`SharedCommission` (858), AMT.
     #[inline]
     pub fn shared_commission(&self) -> t::Opt<v::Decimal> {
         self.0.get(160, 858)
     }
-    t::comp!(stipulations, slot = 161, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(misc_fees_grp, slot = 162, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(161, 1))
+    }
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> c::MiscFeesGrp<'_, 'a> {
+        c::MiscFeesGrp(self.0.sub(162, 1))
+    }
 }
 /// Builds a `Confirmation`: [`ConfirmationBuilder::new`] (as does [`Confirmation::builder`]) takes [`ConfirmationRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16977,7 +17841,11 @@ impl<'a> PositionMaintenanceRequest<'a> {
     pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(34, 717)
     }
-    t::req_comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(35, 1))
+    }
     ///`Account` (1), STRING, required.
     #[inline]
     pub fn account(&self) -> t::Req<v::FixStr<'a>> {
@@ -16993,21 +17861,41 @@ impl<'a> PositionMaintenanceRequest<'a> {
     pub fn account_type(&self) -> t::Req<e::AccountType<'a>> {
         self.0.req(38, 581)
     }
-    t::req_comp!(instrument, slot = 39, slots = 43, "Instrument", c::Instrument);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(39, 43))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(82, 15)
     }
-    t::comp!(instrmt_leg_grp, slot = 83, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 84, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(trdg_ses_grp, slot = 85, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(83, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(84, 1))
+    }
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(85, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP, required.
     #[inline]
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(86, 60)
     }
-    t::req_comp!(position_qty, slot = 87, slots = 1, "PositionQty", c::PositionQty);
+    ///The `PositionQty` component (required).
+    #[inline]
+    pub fn position_qty(&self) -> c::PositionQty<'_, 'a> {
+        c::PositionQty(self.0.sub(87, 1))
+    }
     ///`AdjustmentType` (718), INT.
     #[inline]
     pub fn adjustment_type(&self) -> t::Opt<e::AdjustmentType<'a>> {
@@ -17269,7 +18157,11 @@ impl<'a> PositionMaintenanceReport<'a> {
     pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(36, 717)
     }
-    t::comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(37, 1))
+    }
     ///`Account` (1), STRING, required.
     #[inline]
     pub fn account(&self) -> t::Req<v::FixStr<'a>> {
@@ -17285,25 +18177,46 @@ impl<'a> PositionMaintenanceReport<'a> {
     pub fn account_type(&self) -> t::Req<e::AccountType<'a>> {
         self.0.req(40, 581)
     }
-    t::req_comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(41, 43))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(84, 15)
     }
-    t::comp!(instrmt_leg_grp, slot = 85, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 86, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(trdg_ses_grp, slot = 87, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(85, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(86, 1))
+    }
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(87, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP, required.
     #[inline]
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(88, 60)
     }
-    t::req_comp!(position_qty, slot = 89, slots = 1, "PositionQty", c::PositionQty);
-    t::req_comp!(
-        position_amount_data, slot = 90, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
+    ///The `PositionQty` component (required).
+    #[inline]
+    pub fn position_qty(&self) -> c::PositionQty<'_, 'a> {
+        c::PositionQty(self.0.sub(89, 1))
+    }
+    ///The `PositionAmountData` component (required).
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(90, 1))
+    }
     ///`AdjustmentType` (718), INT.
     #[inline]
     pub fn adjustment_type(&self) -> t::Opt<e::AdjustmentType<'a>> {
@@ -17523,7 +18436,11 @@ impl<'a> RequestForPositions<'a> {
     pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
         self.0.get(30, 263)
     }
-    t::req_comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(31, 1))
+    }
     ///`Account` (1), STRING, required.
     #[inline]
     pub fn account(&self) -> t::Req<v::FixStr<'a>> {
@@ -17539,14 +18456,26 @@ impl<'a> RequestForPositions<'a> {
     pub fn account_type(&self) -> t::Req<e::AccountType<'a>> {
         self.0.req(34, 581)
     }
-    t::comp!(instrument, slot = 35, slots = 43, "Instrument", c::Instrument);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(35, 43))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(78, 15)
     }
-    t::comp!(instrmt_leg_grp, slot = 79, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 80, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(79, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(80, 1))
+    }
     ///`ClearingBusinessDate` (715), LOCALMKTDATE, required.
     #[inline]
     pub fn clearing_business_date(&self) -> t::Req<v::LocalMktDate> {
@@ -17562,7 +18491,11 @@ impl<'a> RequestForPositions<'a> {
     pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(83, 717)
     }
-    t::comp!(trdg_ses_grp, slot = 84, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(84, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP, required.
     #[inline]
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
@@ -17779,7 +18712,11 @@ impl<'a> RequestForPositionsAck<'a> {
     pub fn pos_req_status(&self) -> t::Req<e::PosReqStatus<'a>> {
         self.0.req(32, 729)
     }
-    t::req_comp!(parties, slot = 33, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(33, 1))
+    }
     ///`Account` (1), STRING, required.
     #[inline]
     pub fn account(&self) -> t::Req<v::FixStr<'a>> {
@@ -17795,14 +18732,26 @@ impl<'a> RequestForPositionsAck<'a> {
     pub fn account_type(&self) -> t::Req<e::AccountType<'a>> {
         self.0.req(36, 581)
     }
-    t::comp!(instrument, slot = 37, slots = 43, "Instrument", c::Instrument);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(37, 43))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(80, 15)
     }
-    t::comp!(instrmt_leg_grp, slot = 81, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 82, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(81, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(82, 1))
+    }
     ///`ResponseTransportType` (725), INT.
     #[inline]
     pub fn response_transport_type(&self) -> t::Opt<e::ResponseTransportType<'a>> {
@@ -18032,7 +18981,11 @@ impl<'a> PositionReport<'a> {
     pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(36, 717)
     }
-    t::req_comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(37, 1))
+    }
     ///`Account` (1), STRING, required.
     #[inline]
     pub fn account(&self) -> t::Req<v::FixStr<'a>> {
@@ -18048,7 +19001,11 @@ impl<'a> PositionReport<'a> {
     pub fn account_type(&self) -> t::Req<e::AccountType<'a>> {
         self.0.req(40, 581)
     }
-    t::comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(41, 43))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -18069,16 +19026,26 @@ impl<'a> PositionReport<'a> {
     pub fn prior_settl_price(&self) -> t::Req<v::Decimal> {
         self.0.req(87, 734)
     }
-    t::comp!(instrmt_leg_grp, slot = 88, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        pos_und_instrmt_grp, slot = 89, slots = 1, "PosUndInstrmtGrp",
-        c::PosUndInstrmtGrp
-    );
-    t::req_comp!(position_qty, slot = 90, slots = 1, "PositionQty", c::PositionQty);
-    t::req_comp!(
-        position_amount_data, slot = 91, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(88, 1))
+    }
+    ///The `PosUndInstrmtGrp` component.
+    #[inline]
+    pub fn pos_und_instrmt_grp(&self) -> c::PosUndInstrmtGrp<'_, 'a> {
+        c::PosUndInstrmtGrp(self.0.sub(89, 1))
+    }
+    ///The `PositionQty` component (required).
+    #[inline]
+    pub fn position_qty(&self) -> c::PositionQty<'_, 'a> {
+        c::PositionQty(self.0.sub(90, 1))
+    }
+    ///The `PositionAmountData` component (required).
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(91, 1))
+    }
     ///`RegistStatus` (506), CHAR.
     #[inline]
     pub fn regist_status(&self) -> t::Opt<e::RegistStatus> {
@@ -18305,9 +19272,21 @@ impl<'a> TradeCaptureReportRequestAck<'a> {
     pub fn trade_request_status(&self) -> t::Req<e::TradeRequestStatus<'a>> {
         self.0.req(32, 750)
     }
-    t::req_comp!(instrument, slot = 33, slots = 43, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 76, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 77, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(33, 43))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(76, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(77, 1))
+    }
     ///`MultiLegReportingType` (442), CHAR.
     #[inline]
     pub fn multi_leg_reporting_type(&self) -> t::Opt<e::MultiLegReportingType> {
@@ -18574,15 +19553,21 @@ impl<'a> TradeCaptureReportAck<'a> {
     pub fn secondary_exec_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(44, 527)
     }
-    t::req_comp!(instrument, slot = 45, slots = 43, "Instrument", c::Instrument);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(45, 43))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(88, 60)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 89, slots = 1, "TrdRegTimestamps", c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(89, 1))
+    }
     ///`ResponseTransportType` (725), INT.
     #[inline]
     pub fn response_transport_type(&self) -> t::Opt<e::ResponseTransportType<'a>> {
@@ -18608,10 +19593,11 @@ impl<'a> TradeCaptureReportAck<'a> {
     pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(94)
     }
-    t::comp!(
-        trd_instrmt_leg_grp, slot = 95, slots = 1, "TrdInstrmtLegGrp",
-        c::TrdInstrmtLegGrp
-    );
+    ///The `TrdInstrmtLegGrp` component.
+    #[inline]
+    pub fn trd_instrmt_leg_grp(&self) -> c::TrdInstrmtLegGrp<'_, 'a> {
+        c::TrdInstrmtLegGrp(self.0.sub(95, 1))
+    }
     ///`ClearingFeeIndicator` (635), STRING.
     #[inline]
     pub fn clearing_fee_indicator(&self) -> t::Opt<e::ClearingFeeIndicator<'a>> {
@@ -18657,7 +19643,11 @@ impl<'a> TradeCaptureReportAck<'a> {
     pub fn prealloc_method(&self) -> t::Opt<e::PreallocMethod> {
         self.0.get(104, 591)
     }
-    t::comp!(trd_alloc_grp, slot = 105, slots = 1, "TrdAllocGrp", c::TrdAllocGrp);
+    ///The `TrdAllocGrp` component.
+    #[inline]
+    pub fn trd_alloc_grp(&self) -> c::TrdAllocGrp<'_, 'a> {
+        c::TrdAllocGrp(self.0.sub(105, 1))
+    }
 }
 /// Builds a `TradeCaptureReportAck`: [`TradeCaptureReportAckBuilder::new`] (as does [`TradeCaptureReportAck::builder`]) takes [`TradeCaptureReportAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -18960,8 +19950,16 @@ impl<'a> AllocationReport<'a> {
     pub fn alloc_no_orders_type(&self) -> t::Req<e::AllocNoOrdersType<'a>> {
         self.0.req(41, 857)
     }
-    t::comp!(ord_alloc_grp, slot = 42, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
-    t::comp!(exec_alloc_grp, slot = 43, slots = 1, "ExecAllocGrp", c::ExecAllocGrp);
+    ///The `OrdAllocGrp` component.
+    #[inline]
+    pub fn ord_alloc_grp(&self) -> c::OrdAllocGrp<'_, 'a> {
+        c::OrdAllocGrp(self.0.sub(42, 1))
+    }
+    ///The `ExecAllocGrp` component.
+    #[inline]
+    pub fn exec_alloc_grp(&self) -> c::ExecAllocGrp<'_, 'a> {
+        c::ExecAllocGrp(self.0.sub(43, 1))
+    }
     ///`PreviouslyReported` (570), BOOLEAN.
     #[inline]
     pub fn previously_reported(&self) -> t::Opt<bool> {
@@ -18982,16 +19980,31 @@ impl<'a> AllocationReport<'a> {
     pub fn side(&self) -> t::Req<e::Side> {
         self.0.req(47, 54)
     }
-    t::req_comp!(instrument, slot = 48, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 91, slots = 3, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 94, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 103, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 104, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(48, 43))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(91, 3))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(94, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(103, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(104, 1))
+    }
     ///`Quantity` (53), QTY, required.
     #[inline]
     pub fn quantity(&self) -> t::Req<v::Decimal> {
@@ -19037,10 +20050,13 @@ impl<'a> AllocationReport<'a> {
     pub fn avg_par_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(113, 860)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 114, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(114, 8))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -19051,7 +20067,11 @@ impl<'a> AllocationReport<'a> {
     pub fn avg_px_precision(&self) -> t::Opt<i64> {
         self.0.get(123, 74)
     }
-    t::comp!(parties, slot = 124, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(124, 1))
+    }
     ///`TradeDate` (75), LOCALMKTDATE, required.
     #[inline]
     pub fn trade_date(&self) -> t::Req<v::LocalMktDate> {
@@ -19167,8 +20187,16 @@ impl<'a> AllocationReport<'a> {
     pub fn legal_confirm(&self) -> t::Opt<bool> {
         self.0.get(147, 650)
     }
-    t::comp!(stipulations, slot = 148, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(yield_data, slot = 149, slots = 6, "YieldData", c::YieldData);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(148, 1))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(149, 6))
+    }
     ///`TotNoAllocs` (892), INT.
     #[inline]
     pub fn tot_no_allocs(&self) -> t::Opt<i64> {
@@ -19179,7 +20207,11 @@ impl<'a> AllocationReport<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(156, 893)
     }
-    t::comp!(alloc_grp, slot = 157, slots = 1, "AllocGrp", c::AllocGrp);
+    ///The `AllocGrp` component.
+    #[inline]
+    pub fn alloc_grp(&self) -> c::AllocGrp<'_, 'a> {
+        c::AllocGrp(self.0.sub(157, 1))
+    }
 }
 /// Builds a `AllocationReport`: [`AllocationReportBuilder::new`] (as does [`AllocationReport::builder`]) takes [`AllocationReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -19433,7 +20465,11 @@ impl<'a> AllocationReportAck<'a> {
     pub fn alloc_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(28, 70)
     }
-    t::comp!(parties, slot = 29, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(29, 1))
+    }
     ///`SecondaryAllocID` (793), STRING.
     #[inline]
     pub fn secondary_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -19499,7 +20535,11 @@ impl<'a> AllocationReportAck<'a> {
     pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(42)
     }
-    t::comp!(alloc_ack_grp, slot = 43, slots = 1, "AllocAckGrp", c::AllocAckGrp);
+    ///The `AllocAckGrp` component.
+    #[inline]
+    pub fn alloc_ack_grp(&self) -> c::AllocAckGrp<'_, 'a> {
+        c::AllocAckGrp(self.0.sub(43, 1))
+    }
 }
 /// Builds a `AllocationReportAck`: [`AllocationReportAckBuilder::new`] (as does [`AllocationReportAck::builder`]) takes [`AllocationReportAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -19758,7 +20798,11 @@ impl<'a> SettlementInstructionRequest<'a> {
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(28, 60)
     }
-    t::comp!(parties, slot = 29, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(29, 1))
+    }
     ///`AllocAccount` (79), STRING.
     #[inline]
     pub fn alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -19976,7 +21020,11 @@ impl<'a> AssignmentReport<'a> {
     pub fn last_rpt_requested(&self) -> t::Opt<bool> {
         self.0.get(29, 912)
     }
-    t::req_comp!(parties, slot = 30, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(30, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -19987,19 +21035,36 @@ impl<'a> AssignmentReport<'a> {
     pub fn account_type(&self) -> t::Req<e::AccountType<'a>> {
         self.0.req(32, 581)
     }
-    t::comp!(instrument, slot = 33, slots = 43, "Instrument", c::Instrument);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(33, 43))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(76, 15)
     }
-    t::comp!(instrmt_leg_grp, slot = 77, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 78, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::req_comp!(position_qty, slot = 79, slots = 1, "PositionQty", c::PositionQty);
-    t::req_comp!(
-        position_amount_data, slot = 80, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(77, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(78, 1))
+    }
+    ///The `PositionQty` component (required).
+    #[inline]
+    pub fn position_qty(&self) -> c::PositionQty<'_, 'a> {
+        c::PositionQty(self.0.sub(79, 1))
+    }
+    ///The `PositionAmountData` component (required).
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(80, 1))
+    }
     ///`ThresholdAmount` (834), PRICEOFFSET.
     #[inline]
     pub fn threshold_amount(&self) -> t::Opt<v::Decimal> {
@@ -20300,7 +21365,11 @@ impl<'a> CollateralRequest<'a> {
     pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(30, 126)
     }
-    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(31, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -20331,12 +21400,26 @@ impl<'a> CollateralRequest<'a> {
     pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(37, 526)
     }
-    t::comp!(exec_coll_grp, slot = 38, slots = 1, "ExecCollGrp", c::ExecCollGrp);
-    t::comp!(trd_coll_grp, slot = 39, slots = 1, "TrdCollGrp", c::TrdCollGrp);
-    t::comp!(instrument, slot = 40, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 83, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
+    ///The `ExecCollGrp` component.
+    #[inline]
+    pub fn exec_coll_grp(&self) -> c::ExecCollGrp<'_, 'a> {
+        c::ExecCollGrp(self.0.sub(38, 1))
+    }
+    ///The `TrdCollGrp` component.
+    #[inline]
+    pub fn trd_coll_grp(&self) -> c::TrdCollGrp<'_, 'a> {
+        c::TrdCollGrp(self.0.sub(39, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(40, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(83, 9))
+    }
     ///`SettlDate` (64), LOCALMKTDATE.
     #[inline]
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -20357,11 +21440,16 @@ impl<'a> CollateralRequest<'a> {
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(95, 15)
     }
-    t::comp!(instrmt_leg_grp, slot = 96, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        und_instrmt_coll_grp, slot = 97, slots = 1, "UndInstrmtCollGrp",
-        c::UndInstrmtCollGrp
-    );
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(96, 1))
+    }
+    ///The `UndInstrmtCollGrp` component.
+    #[inline]
+    pub fn und_instrmt_coll_grp(&self) -> c::UndInstrmtCollGrp<'_, 'a> {
+        c::UndInstrmtCollGrp(self.0.sub(97, 1))
+    }
     ///`MarginExcess` (899), AMT.
     #[inline]
     pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
@@ -20377,16 +21465,21 @@ impl<'a> CollateralRequest<'a> {
     pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
         self.0.get(100, 901)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 101, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(101, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
         self.0.get(102, 54)
     }
-    t::comp!(misc_fees_grp, slot = 103, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> c::MiscFeesGrp<'_, 'a> {
+        c::MiscFeesGrp(self.0.sub(103, 1))
+    }
     ///`Price` (44), PRICE.
     #[inline]
     pub fn price(&self) -> t::Opt<v::Decimal> {
@@ -20417,11 +21510,18 @@ impl<'a> CollateralRequest<'a> {
     pub fn end_cash(&self) -> t::Opt<v::Decimal> {
         self.0.get(109, 922)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 110, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(stipulations, slot = 118, slots = 1, "Stipulations", c::Stipulations);
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(110, 8))
+    }
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(118, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -20723,7 +21823,11 @@ impl<'a> CollateralAssignment<'a> {
     pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(33, 126)
     }
-    t::comp!(parties, slot = 34, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(34, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -20754,12 +21858,26 @@ impl<'a> CollateralAssignment<'a> {
     pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(40, 526)
     }
-    t::comp!(exec_coll_grp, slot = 41, slots = 1, "ExecCollGrp", c::ExecCollGrp);
-    t::comp!(trd_coll_grp, slot = 42, slots = 1, "TrdCollGrp", c::TrdCollGrp);
-    t::comp!(instrument, slot = 43, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 86, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
+    ///The `ExecCollGrp` component.
+    #[inline]
+    pub fn exec_coll_grp(&self) -> c::ExecCollGrp<'_, 'a> {
+        c::ExecCollGrp(self.0.sub(41, 1))
+    }
+    ///The `TrdCollGrp` component.
+    #[inline]
+    pub fn trd_coll_grp(&self) -> c::TrdCollGrp<'_, 'a> {
+        c::TrdCollGrp(self.0.sub(42, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(43, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(86, 9))
+    }
     ///`SettlDate` (64), LOCALMKTDATE.
     #[inline]
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -20780,11 +21898,16 @@ impl<'a> CollateralAssignment<'a> {
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(98, 15)
     }
-    t::comp!(instrmt_leg_grp, slot = 99, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        und_instrmt_coll_grp, slot = 100, slots = 1, "UndInstrmtCollGrp",
-        c::UndInstrmtCollGrp
-    );
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(99, 1))
+    }
+    ///The `UndInstrmtCollGrp` component.
+    #[inline]
+    pub fn und_instrmt_coll_grp(&self) -> c::UndInstrmtCollGrp<'_, 'a> {
+        c::UndInstrmtCollGrp(self.0.sub(100, 1))
+    }
     ///`MarginExcess` (899), AMT.
     #[inline]
     pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
@@ -20800,16 +21923,21 @@ impl<'a> CollateralAssignment<'a> {
     pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
         self.0.get(103, 901)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 104, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(104, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
         self.0.get(105, 54)
     }
-    t::comp!(misc_fees_grp, slot = 106, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> c::MiscFeesGrp<'_, 'a> {
+        c::MiscFeesGrp(self.0.sub(106, 1))
+    }
     ///`Price` (44), PRICE.
     #[inline]
     pub fn price(&self) -> t::Opt<v::Decimal> {
@@ -20840,15 +21968,23 @@ impl<'a> CollateralAssignment<'a> {
     pub fn end_cash(&self) -> t::Opt<v::Decimal> {
         self.0.get(112, 922)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 113, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(stipulations, slot = 121, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(
-        settl_instructions_data, slot = 122, slots = 5, "SettlInstructionsData",
-        c::SettlInstructionsData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(113, 8))
+    }
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(121, 1))
+    }
+    ///The `SettlInstructionsData` component.
+    #[inline]
+    pub fn settl_instructions_data(&self) -> c::SettlInstructionsData<'_, 'a> {
+        c::SettlInstructionsData(self.0.sub(122, 5))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -21164,7 +22300,11 @@ impl<'a> CollateralResponse<'a> {
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(34, 60)
     }
-    t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(35, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -21195,12 +22335,26 @@ impl<'a> CollateralResponse<'a> {
     pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(41, 526)
     }
-    t::comp!(exec_coll_grp, slot = 42, slots = 1, "ExecCollGrp", c::ExecCollGrp);
-    t::comp!(trd_coll_grp, slot = 43, slots = 1, "TrdCollGrp", c::TrdCollGrp);
-    t::comp!(instrument, slot = 44, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 87, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
+    ///The `ExecCollGrp` component.
+    #[inline]
+    pub fn exec_coll_grp(&self) -> c::ExecCollGrp<'_, 'a> {
+        c::ExecCollGrp(self.0.sub(42, 1))
+    }
+    ///The `TrdCollGrp` component.
+    #[inline]
+    pub fn trd_coll_grp(&self) -> c::TrdCollGrp<'_, 'a> {
+        c::TrdCollGrp(self.0.sub(43, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(44, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(87, 9))
+    }
     ///`SettlDate` (64), LOCALMKTDATE.
     #[inline]
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -21221,11 +22375,16 @@ impl<'a> CollateralResponse<'a> {
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(99, 15)
     }
-    t::comp!(instrmt_leg_grp, slot = 100, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        und_instrmt_coll_grp, slot = 101, slots = 1, "UndInstrmtCollGrp",
-        c::UndInstrmtCollGrp
-    );
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(100, 1))
+    }
+    ///The `UndInstrmtCollGrp` component.
+    #[inline]
+    pub fn und_instrmt_coll_grp(&self) -> c::UndInstrmtCollGrp<'_, 'a> {
+        c::UndInstrmtCollGrp(self.0.sub(101, 1))
+    }
     ///`MarginExcess` (899), AMT.
     #[inline]
     pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
@@ -21241,16 +22400,21 @@ impl<'a> CollateralResponse<'a> {
     pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
         self.0.get(104, 901)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 105, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(105, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
         self.0.get(106, 54)
     }
-    t::comp!(misc_fees_grp, slot = 107, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> c::MiscFeesGrp<'_, 'a> {
+        c::MiscFeesGrp(self.0.sub(107, 1))
+    }
     ///`Price` (44), PRICE.
     #[inline]
     pub fn price(&self) -> t::Opt<v::Decimal> {
@@ -21281,11 +22445,18 @@ impl<'a> CollateralResponse<'a> {
     pub fn end_cash(&self) -> t::Opt<v::Decimal> {
         self.0.get(113, 922)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 114, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(stipulations, slot = 122, slots = 1, "Stipulations", c::Stipulations);
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(114, 8))
+    }
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(122, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -21555,7 +22726,11 @@ impl<'a> CollateralReport<'a> {
     pub fn last_rpt_requested(&self) -> t::Opt<bool> {
         self.0.get(31, 912)
     }
-    t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(32, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -21586,12 +22761,26 @@ impl<'a> CollateralReport<'a> {
     pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(38, 526)
     }
-    t::comp!(exec_coll_grp, slot = 39, slots = 1, "ExecCollGrp", c::ExecCollGrp);
-    t::comp!(trd_coll_grp, slot = 40, slots = 1, "TrdCollGrp", c::TrdCollGrp);
-    t::comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 84, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
+    ///The `ExecCollGrp` component.
+    #[inline]
+    pub fn exec_coll_grp(&self) -> c::ExecCollGrp<'_, 'a> {
+        c::ExecCollGrp(self.0.sub(39, 1))
+    }
+    ///The `TrdCollGrp` component.
+    #[inline]
+    pub fn trd_coll_grp(&self) -> c::TrdCollGrp<'_, 'a> {
+        c::TrdCollGrp(self.0.sub(40, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(41, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(84, 9))
+    }
     ///`SettlDate` (64), LOCALMKTDATE.
     #[inline]
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -21612,8 +22801,16 @@ impl<'a> CollateralReport<'a> {
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(96, 15)
     }
-    t::comp!(instrmt_leg_grp, slot = 97, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 98, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(97, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(98, 1))
+    }
     ///`MarginExcess` (899), AMT.
     #[inline]
     pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
@@ -21629,16 +22826,21 @@ impl<'a> CollateralReport<'a> {
     pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
         self.0.get(101, 901)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 102, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(102, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
         self.0.get(103, 54)
     }
-    t::comp!(misc_fees_grp, slot = 104, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> c::MiscFeesGrp<'_, 'a> {
+        c::MiscFeesGrp(self.0.sub(104, 1))
+    }
     ///`Price` (44), PRICE.
     #[inline]
     pub fn price(&self) -> t::Opt<v::Decimal> {
@@ -21669,15 +22871,23 @@ impl<'a> CollateralReport<'a> {
     pub fn end_cash(&self) -> t::Opt<v::Decimal> {
         self.0.get(110, 922)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 111, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(stipulations, slot = 119, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(
-        settl_instructions_data, slot = 120, slots = 5, "SettlInstructionsData",
-        c::SettlInstructionsData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(111, 8))
+    }
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(119, 1))
+    }
+    ///The `SettlInstructionsData` component.
+    #[inline]
+    pub fn settl_instructions_data(&self) -> c::SettlInstructionsData<'_, 'a> {
+        c::SettlInstructionsData(self.0.sub(120, 5))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -21951,9 +23161,11 @@ impl<'a> CollateralInquiry<'a> {
     pub fn coll_inquiry_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(27, 909)
     }
-    t::comp!(
-        coll_inq_qual_grp, slot = 28, slots = 1, "CollInqQualGrp", c::CollInqQualGrp
-    );
+    ///The `CollInqQualGrp` component.
+    #[inline]
+    pub fn coll_inq_qual_grp(&self) -> c::CollInqQualGrp<'_, 'a> {
+        c::CollInqQualGrp(self.0.sub(28, 1))
+    }
     ///`SubscriptionRequestType` (263), CHAR.
     #[inline]
     pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
@@ -21969,7 +23181,11 @@ impl<'a> CollateralInquiry<'a> {
     pub fn response_destination(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(31, 726)
     }
-    t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(32, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -22000,12 +23216,26 @@ impl<'a> CollateralInquiry<'a> {
     pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(38, 526)
     }
-    t::comp!(exec_coll_grp, slot = 39, slots = 1, "ExecCollGrp", c::ExecCollGrp);
-    t::comp!(trd_coll_grp, slot = 40, slots = 1, "TrdCollGrp", c::TrdCollGrp);
-    t::comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 84, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
+    ///The `ExecCollGrp` component.
+    #[inline]
+    pub fn exec_coll_grp(&self) -> c::ExecCollGrp<'_, 'a> {
+        c::ExecCollGrp(self.0.sub(39, 1))
+    }
+    ///The `TrdCollGrp` component.
+    #[inline]
+    pub fn trd_coll_grp(&self) -> c::TrdCollGrp<'_, 'a> {
+        c::TrdCollGrp(self.0.sub(40, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(41, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(84, 9))
+    }
     ///`SettlDate` (64), LOCALMKTDATE.
     #[inline]
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -22026,8 +23256,16 @@ impl<'a> CollateralInquiry<'a> {
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(96, 15)
     }
-    t::comp!(instrmt_leg_grp, slot = 97, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 98, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(97, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(98, 1))
+    }
     ///`MarginExcess` (899), AMT.
     #[inline]
     pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
@@ -22043,10 +23281,11 @@ impl<'a> CollateralInquiry<'a> {
     pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
         self.0.get(101, 901)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 102, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(102, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
@@ -22082,15 +23321,23 @@ impl<'a> CollateralInquiry<'a> {
     pub fn end_cash(&self) -> t::Opt<v::Decimal> {
         self.0.get(109, 922)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 110, slots = 8,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(stipulations, slot = 118, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(
-        settl_instructions_data, slot = 119, slots = 5, "SettlInstructionsData",
-        c::SettlInstructionsData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(110, 8))
+    }
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(118, 1))
+    }
+    ///The `SettlInstructionsData` component.
+    #[inline]
+    pub fn settl_instructions_data(&self) -> c::SettlInstructionsData<'_, 'a> {
+        c::SettlInstructionsData(self.0.sub(119, 5))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -22297,7 +23544,11 @@ impl<'a> NetworkCounterpartySystemStatusRequest<'a> {
     pub fn network_request_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(28, 933)
     }
-    t::comp!(comp_id_req_grp, slot = 29, slots = 1, "CompIDReqGrp", c::CompIdReqGrp);
+    ///The `CompIDReqGrp` component.
+    #[inline]
+    pub fn comp_id_req_grp(&self) -> c::CompIdReqGrp<'_, 'a> {
+        c::CompIdReqGrp(self.0.sub(29, 1))
+    }
 }
 /// Builds a `NetworkCounterpartySystemStatusRequest`: [`NetworkCounterpartySystemStatusRequestBuilder::new`] (as does [`NetworkCounterpartySystemStatusRequest::builder`]) takes [`NetworkCounterpartySystemStatusRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -22398,9 +23649,11 @@ impl<'a> NetworkCounterpartySystemStatusResponse<'a> {
     pub fn last_network_response_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(30, 934)
     }
-    t::req_comp!(
-        comp_id_stat_grp, slot = 31, slots = 1, "CompIDStatGrp", c::CompIdStatGrp
-    );
+    ///The `CompIDStatGrp` component (required).
+    #[inline]
+    pub fn comp_id_stat_grp(&self) -> c::CompIdStatGrp<'_, 'a> {
+        c::CompIdStatGrp(self.0.sub(31, 1))
+    }
 }
 /// Builds a `NetworkCounterpartySystemStatusResponse`: [`NetworkCounterpartySystemStatusResponseBuilder::new`] (as does [`NetworkCounterpartySystemStatusResponse::builder`]) takes [`NetworkCounterpartySystemStatusResponseRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -22746,15 +23999,21 @@ impl<'a> CollateralInquiryAck<'a> {
     pub fn coll_inquiry_result(&self) -> t::Opt<e::CollInquiryResult<'a>> {
         self.0.get(29, 946)
     }
-    t::comp!(
-        coll_inq_qual_grp, slot = 30, slots = 1, "CollInqQualGrp", c::CollInqQualGrp
-    );
+    ///The `CollInqQualGrp` component.
+    #[inline]
+    pub fn coll_inq_qual_grp(&self) -> c::CollInqQualGrp<'_, 'a> {
+        c::CollInqQualGrp(self.0.sub(30, 1))
+    }
     ///`TotNumReports` (911), INT.
     #[inline]
     pub fn tot_num_reports(&self) -> t::Opt<i64> {
         self.0.get(31, 911)
     }
-    t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(32, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -22785,12 +24044,26 @@ impl<'a> CollateralInquiryAck<'a> {
     pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(38, 526)
     }
-    t::comp!(exec_coll_grp, slot = 39, slots = 1, "ExecCollGrp", c::ExecCollGrp);
-    t::comp!(trd_coll_grp, slot = 40, slots = 1, "TrdCollGrp", c::TrdCollGrp);
-    t::comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 84, slots = 9, "FinancingDetails", c::FinancingDetails
-    );
+    ///The `ExecCollGrp` component.
+    #[inline]
+    pub fn exec_coll_grp(&self) -> c::ExecCollGrp<'_, 'a> {
+        c::ExecCollGrp(self.0.sub(39, 1))
+    }
+    ///The `TrdCollGrp` component.
+    #[inline]
+    pub fn trd_coll_grp(&self) -> c::TrdCollGrp<'_, 'a> {
+        c::TrdCollGrp(self.0.sub(40, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(41, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(84, 9))
+    }
     ///`SettlDate` (64), LOCALMKTDATE.
     #[inline]
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -22811,8 +24084,16 @@ impl<'a> CollateralInquiryAck<'a> {
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(96, 15)
     }
-    t::comp!(instrmt_leg_grp, slot = 97, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 98, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(97, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(98, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -23016,7 +24297,11 @@ impl<'a> ConfirmationRequest<'a> {
     pub fn confirm_type(&self) -> t::Req<e::ConfirmType<'a>> {
         self.0.req(28, 773)
     }
-    t::comp!(ord_alloc_grp, slot = 29, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
+    ///The `OrdAllocGrp` component.
+    #[inline]
+    pub fn ord_alloc_grp(&self) -> c::OrdAllocGrp<'_, 'a> {
+        c::OrdAllocGrp(self.0.sub(29, 1))
+    }
     ///`AllocID` (70), STRING.
     #[inline]
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {

@@ -11,9 +11,9 @@
 //! generated code is items whose members are short invocations of
 //! `fix_core::typed`'s declarative macros, invoked by path (`t::opt!`: a path
 //! resolves directly, where a bare name walks the textual macro scope): a view is
-//! `block!`/`entry!`/`message!` and an `impl` of one getter invocation per member
-//! (`opt!`, `req!`, `group!`, `comp!`, ...; numbers named: `slot = 3`, `slots =
-//! 11`); a builder is its struct, one field per line, and `build!` (the write order
+//! `block!`/`entry!`/`message!` and an `impl` of one getter per member, a plain
+//! `#[inline]` function (a field's value, a group's entries, a component's view;
+//! see `view.rs`); a builder is its struct, one field per line, and `build!` (the write order
 //! and tags, the fields `new` takes, `encode` given the header builder's type); an
 //! enum is its variants and `char_enum!`/`bytes_enum!` (their wire values); a tag is
 //! `tag!`. The expansions are written once in fix-core (every function `#[inline]`,

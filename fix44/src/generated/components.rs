@@ -134,10 +134,11 @@ impl<'v, 'a> Header<'v, 'a> {
     pub fn last_msg_seq_num_processed(&self) -> t::Opt<v::SeqNum> {
         self.0.get(25, 369)
     }
-    t::group!(
-        no_hops, slot = 26, tag = 627, "NoHops", entry = HeaderNoHops, slots = 3, table =
-        HEADER_NO_HOPS
-    );
+    ///The `NoHops` (627) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_hops(&self) -> t::Entries<'a, HeaderNoHops<'a>, 3> {
+        self.0.group(26, &HEADER_NO_HOPS)
+    }
 }
 /// Builds the standard header: [`HeaderBuilder::new`] takes [`HeaderRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -515,7 +516,11 @@ impl<'v, 'a> Instrument<'v, 'a> {
     pub fn security_id_source(&self) -> t::Opt<e::SecurityIdSource<'a>> {
         self.0.get(3, 22)
     }
-    t::comp!(sec_alt_id_grp, slot = 4, slots = 1, "SecAltIDGrp", SecAltIdGrp, view = 'v);
+    ///The `SecAltIDGrp` component.
+    #[inline]
+    pub fn sec_alt_id_grp(&self) -> SecAltIdGrp<'v, 'a> {
+        SecAltIdGrp(self.0.sub(4, 1))
+    }
     ///`Product` (460), INT.
     #[inline]
     pub fn product(&self) -> t::Opt<e::Product<'a>> {
@@ -691,7 +696,11 @@ impl<'v, 'a> Instrument<'v, 'a> {
     pub fn cp_reg_type(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(39, 876)
     }
-    t::comp!(evnt_grp, slot = 40, slots = 1, "EvntGrp", EvntGrp, view = 'v);
+    ///The `EvntGrp` component.
+    #[inline]
+    pub fn evnt_grp(&self) -> EvntGrp<'v, 'a> {
+        EvntGrp(self.0.sub(40, 1))
+    }
     ///`DatedDate` (873), LOCALMKTDATE.
     #[inline]
     pub fn dated_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -816,7 +825,11 @@ impl<'v, 'a> InstrumentExtension<'v, 'a> {
     pub fn pct_at_risk(&self) -> t::Opt<v::Decimal> {
         self.0.get(1, 869)
     }
-    t::comp!(attrb_grp, slot = 2, slots = 1, "AttrbGrp", AttrbGrp, view = 'v);
+    ///The `AttrbGrp` component.
+    #[inline]
+    pub fn attrb_grp(&self) -> AttrbGrp<'v, 'a> {
+        AttrbGrp(self.0.sub(2, 1))
+    }
 }
 /// Builds the `InstrumentExtension` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -853,10 +866,11 @@ impl<'v, 'a> InstrumentLeg<'v, 'a> {
     pub fn leg_security_id_source(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(3, 603)
     }
-    t::comp!(
-        leg_sec_alt_id_grp, slot = 4, slots = 1, "LegSecAltIDGrp", LegSecAltIdGrp, view =
-        'v
-    );
+    ///The `LegSecAltIDGrp` component.
+    #[inline]
+    pub fn leg_sec_alt_id_grp(&self) -> LegSecAltIdGrp<'v, 'a> {
+        LegSecAltIdGrp(self.0.sub(4, 1))
+    }
     ///`LegProduct` (607), INT.
     #[inline]
     pub fn leg_product(&self) -> t::Opt<i64> {
@@ -1192,11 +1206,13 @@ t::build!(
 );
 t::block!(LegStipulations, component = "LegStipulations");
 impl<'v, 'a> LegStipulations<'v, 'a> {
-    t::group!(
-        no_leg_stipulations, slot = 0, tag = 683, "NoLegStipulations", entry =
-        LegStipulationsNoLegStipulations, slots = 2, table =
-        LEG_STIPULATIONS_NO_LEG_STIPULATIONS
-    );
+    ///The `NoLegStipulations` (683) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_leg_stipulations(
+        &self,
+    ) -> t::Entries<'a, LegStipulationsNoLegStipulations<'a>, 2> {
+        self.0.group(0, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS)
+    }
 }
 /// Builds the `LegStipulations` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -1267,11 +1283,13 @@ t::build!(
 );
 t::block!(NestedParties, component = "NestedParties");
 impl<'v, 'a> NestedParties<'v, 'a> {
-    t::group!(
-        no_nested_party_ids, slot = 0, tag = 539, "NoNestedPartyIDs", entry =
-        NestedPartiesNoNestedPartyIds, slots = 4, table =
-        NESTED_PARTIES_NO_NESTED_PARTY_IDS
-    );
+    ///The `NoNestedPartyIDs` (539) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_nested_party_ids(
+        &self,
+    ) -> t::Entries<'a, NestedPartiesNoNestedPartyIds<'a>, 4> {
+        self.0.group(0, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)
+    }
 }
 /// Builds the `NestedParties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -1312,7 +1330,11 @@ impl<'a> NestedPartiesNoNestedPartyIds<'a> {
     pub fn nested_party_role(&self) -> t::Opt<i64> {
         self.0.get(2, 538)
     }
-    t::comp!(nstd_ptys_sub_grp, slot = 3, slots = 1, "NstdPtysSubGrp", NstdPtysSubGrp);
+    ///The `NstdPtysSubGrp` component.
+    #[inline]
+    pub fn nstd_ptys_sub_grp(&self) -> NstdPtysSubGrp<'_, 'a> {
+        NstdPtysSubGrp(self.0.sub(3, 1))
+    }
 }
 /// One field of a `NoNestedPartyIDs` (539) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -1404,10 +1426,11 @@ t::build!(
 );
 t::block!(Parties, component = "Parties");
 impl<'v, 'a> Parties<'v, 'a> {
-    t::group!(
-        no_party_ids, slot = 0, tag = 453, "NoPartyIDs", entry = PartiesNoPartyIds, slots
-        = 4, table = PARTIES_NO_PARTY_IDS
-    );
+    ///The `NoPartyIDs` (453) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_party_ids(&self) -> t::Entries<'a, PartiesNoPartyIds<'a>, 4> {
+        self.0.group(0, &PARTIES_NO_PARTY_IDS)
+    }
 }
 /// Builds the `Parties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -1446,7 +1469,11 @@ impl<'a> PartiesNoPartyIds<'a> {
     pub fn party_role(&self) -> t::Opt<e::PartyRole<'a>> {
         self.0.get(2, 452)
     }
-    t::comp!(ptys_sub_grp, slot = 3, slots = 1, "PtysSubGrp", PtysSubGrp);
+    ///The `PtysSubGrp` component.
+    #[inline]
+    pub fn ptys_sub_grp(&self) -> PtysSubGrp<'_, 'a> {
+        PtysSubGrp(self.0.sub(3, 1))
+    }
 }
 /// One field of a `NoPartyIDs` (453) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -1541,10 +1568,11 @@ t::build!(
 );
 t::block!(PositionAmountData, component = "PositionAmountData");
 impl<'v, 'a> PositionAmountData<'v, 'a> {
-    t::group!(
-        no_pos_amt, slot = 0, tag = 753, "NoPosAmt", entry = PositionAmountDataNoPosAmt,
-        slots = 2, table = POSITION_AMOUNT_DATA_NO_POS_AMT
-    );
+    ///The `NoPosAmt` (753) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_pos_amt(&self) -> t::Entries<'a, PositionAmountDataNoPosAmt<'a>, 2> {
+        self.0.group(0, &POSITION_AMOUNT_DATA_NO_POS_AMT)
+    }
 }
 /// Builds the `PositionAmountData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -1611,10 +1639,11 @@ t::build!(
 );
 t::block!(PositionQty, component = "PositionQty");
 impl<'v, 'a> PositionQty<'v, 'a> {
-    t::group!(
-        no_positions, slot = 0, tag = 702, "NoPositions", entry = PositionQtyNoPositions,
-        slots = 5, table = POSITION_QTY_NO_POSITIONS
-    );
+    ///The `NoPositions` (702) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_positions(&self) -> t::Entries<'a, PositionQtyNoPositions<'a>, 5> {
+        self.0.group(0, &POSITION_QTY_NO_POSITIONS)
+    }
 }
 /// Builds the `PositionQty` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -1660,7 +1689,11 @@ impl<'a> PositionQtyNoPositions<'a> {
     pub fn pos_qty_status(&self) -> t::Opt<e::PosQtyStatus<'a>> {
         self.0.get(3, 706)
     }
-    t::comp!(nested_parties, slot = 4, slots = 1, "NestedParties", NestedParties);
+    ///The `NestedParties` component.
+    #[inline]
+    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
+        NestedParties(self.0.sub(4, 1))
+    }
 }
 /// One field of a `NoPositions` (702) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -1728,7 +1761,11 @@ impl<'v, 'a> SettlInstructionsData<'v, 'a> {
     pub fn stand_inst_db_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(3, 171)
     }
-    t::comp!(dlvy_inst_grp, slot = 4, slots = 1, "DlvyInstGrp", DlvyInstGrp, view = 'v);
+    ///The `DlvyInstGrp` component.
+    #[inline]
+    pub fn dlvy_inst_grp(&self) -> DlvyInstGrp<'v, 'a> {
+        DlvyInstGrp(self.0.sub(4, 1))
+    }
 }
 /// Builds the `SettlInstructionsData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -1750,10 +1787,13 @@ t::build!(
 );
 t::block!(SettlParties, component = "SettlParties");
 impl<'v, 'a> SettlParties<'v, 'a> {
-    t::group!(
-        no_settl_party_ids, slot = 0, tag = 781, "NoSettlPartyIDs", entry =
-        SettlPartiesNoSettlPartyIds, slots = 4, table = SETTL_PARTIES_NO_SETTL_PARTY_IDS
-    );
+    ///The `NoSettlPartyIDs` (781) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_settl_party_ids(
+        &self,
+    ) -> t::Entries<'a, SettlPartiesNoSettlPartyIds<'a>, 4> {
+        self.0.group(0, &SETTL_PARTIES_NO_SETTL_PARTY_IDS)
+    }
 }
 /// Builds the `SettlParties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -1792,9 +1832,11 @@ impl<'a> SettlPartiesNoSettlPartyIds<'a> {
     pub fn settl_party_role(&self) -> t::Opt<i64> {
         self.0.get(2, 784)
     }
-    t::comp!(
-        settl_ptys_sub_grp, slot = 3, slots = 1, "SettlPtysSubGrp", SettlPtysSubGrp
-    );
+    ///The `SettlPtysSubGrp` component.
+    #[inline]
+    pub fn settl_ptys_sub_grp(&self) -> SettlPtysSubGrp<'_, 'a> {
+        SettlPtysSubGrp(self.0.sub(3, 1))
+    }
 }
 /// One field of a `NoSettlPartyIDs` (781) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -1907,10 +1949,11 @@ t::build!(
 );
 t::block!(Stipulations, component = "Stipulations");
 impl<'v, 'a> Stipulations<'v, 'a> {
-    t::group!(
-        no_stipulations, slot = 0, tag = 232, "NoStipulations", entry =
-        StipulationsNoStipulations, slots = 2, table = STIPULATIONS_NO_STIPULATIONS
-    );
+    ///The `NoStipulations` (232) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_stipulations(&self) -> t::Entries<'a, StipulationsNoStipulations<'a>, 2> {
+        self.0.group(0, &STIPULATIONS_NO_STIPULATIONS)
+    }
 }
 /// Builds the `Stipulations` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -1977,11 +2020,13 @@ t::build!(
 );
 t::block!(TrdRegTimestamps, component = "TrdRegTimestamps");
 impl<'v, 'a> TrdRegTimestamps<'v, 'a> {
-    t::group!(
-        no_trd_reg_timestamps, slot = 0, tag = 768, "NoTrdRegTimestamps", entry =
-        TrdRegTimestampsNoTrdRegTimestamps, slots = 3, table =
-        TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS
-    );
+    ///The `NoTrdRegTimestamps` (768) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_trd_reg_timestamps(
+        &self,
+    ) -> t::Entries<'a, TrdRegTimestampsNoTrdRegTimestamps<'a>, 3> {
+        self.0.group(0, &TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS)
+    }
 }
 /// Builds the `TrdRegTimestamps` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -2082,10 +2127,11 @@ impl<'v, 'a> UnderlyingInstrument<'v, 'a> {
     pub fn underlying_security_id_source(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(3, 305)
     }
-    t::comp!(
-        und_sec_alt_id_grp, slot = 4, slots = 1, "UndSecAltIDGrp", UndSecAltIdGrp, view =
-        'v
-    );
+    ///The `UndSecAltIDGrp` component.
+    #[inline]
+    pub fn und_sec_alt_id_grp(&self) -> UndSecAltIdGrp<'v, 'a> {
+        UndSecAltIdGrp(self.0.sub(4, 1))
+    }
     ///`UnderlyingProduct` (462), INT.
     #[inline]
     pub fn underlying_product(&self) -> t::Opt<i64> {
@@ -2291,10 +2337,11 @@ impl<'v, 'a> UnderlyingInstrument<'v, 'a> {
     pub fn underlying_end_value(&self) -> t::Opt<v::Decimal> {
         self.0.get(45, 886)
     }
-    t::comp!(
-        underlying_stipulations, slot = 46, slots = 1, "UnderlyingStipulations",
-        UnderlyingStipulations, view = 'v
-    );
+    ///The `UnderlyingStipulations` component.
+    #[inline]
+    pub fn underlying_stipulations(&self) -> UnderlyingStipulations<'v, 'a> {
+        UnderlyingStipulations(self.0.sub(46, 1))
+    }
 }
 /// Builds the `UnderlyingInstrument` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -2470,11 +2517,13 @@ t::build!(
 );
 t::block!(UnderlyingStipulations, component = "UnderlyingStipulations");
 impl<'v, 'a> UnderlyingStipulations<'v, 'a> {
-    t::group!(
-        no_underlying_stips, slot = 0, tag = 887, "NoUnderlyingStips", entry =
-        UnderlyingStipulationsNoUnderlyingStips, slots = 2, table =
-        UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS
-    );
+    ///The `NoUnderlyingStips` (887) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_underlying_stips(
+        &self,
+    ) -> t::Entries<'a, UnderlyingStipulationsNoUnderlyingStips<'a>, 2> {
+        self.0.group(0, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS)
+    }
 }
 /// Builds the `UnderlyingStipulations` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -2547,11 +2596,13 @@ t::build!(
 );
 t::block!(NestedParties2, component = "NestedParties2");
 impl<'v, 'a> NestedParties2<'v, 'a> {
-    t::group!(
-        no_nested2_party_ids, slot = 0, tag = 756, "NoNested2PartyIDs", entry =
-        NestedParties2NoNested2PartyIds, slots = 4, table =
-        NESTED_PARTIES2_NO_NESTED2_PARTY_IDS
-    );
+    ///The `NoNested2PartyIDs` (756) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_nested2_party_ids(
+        &self,
+    ) -> t::Entries<'a, NestedParties2NoNested2PartyIds<'a>, 4> {
+        self.0.group(0, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)
+    }
 }
 /// Builds the `NestedParties2` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -2592,9 +2643,11 @@ impl<'a> NestedParties2NoNested2PartyIds<'a> {
     pub fn nested2_party_role(&self) -> t::Opt<i64> {
         self.0.get(2, 759)
     }
-    t::comp!(
-        nstd_ptys2_sub_grp, slot = 3, slots = 1, "NstdPtys2SubGrp", NstdPtys2SubGrp
-    );
+    ///The `NstdPtys2SubGrp` component.
+    #[inline]
+    pub fn nstd_ptys2_sub_grp(&self) -> NstdPtys2SubGrp<'_, 'a> {
+        NstdPtys2SubGrp(self.0.sub(3, 1))
+    }
 }
 /// One field of a `NoNested2PartyIDs` (756) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -2638,11 +2691,13 @@ t::build!(
 );
 t::block!(NestedParties3, component = "NestedParties3");
 impl<'v, 'a> NestedParties3<'v, 'a> {
-    t::group!(
-        no_nested3_party_ids, slot = 0, tag = 948, "NoNested3PartyIDs", entry =
-        NestedParties3NoNested3PartyIds, slots = 4, table =
-        NESTED_PARTIES3_NO_NESTED3_PARTY_IDS
-    );
+    ///The `NoNested3PartyIDs` (948) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_nested3_party_ids(
+        &self,
+    ) -> t::Entries<'a, NestedParties3NoNested3PartyIds<'a>, 4> {
+        self.0.group(0, &NESTED_PARTIES3_NO_NESTED3_PARTY_IDS)
+    }
 }
 /// Builds the `NestedParties3` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -2683,9 +2738,11 @@ impl<'a> NestedParties3NoNested3PartyIds<'a> {
     pub fn nested3_party_role(&self) -> t::Opt<i64> {
         self.0.get(2, 951)
     }
-    t::comp!(
-        nstd_ptys3_sub_grp, slot = 3, slots = 1, "NstdPtys3SubGrp", NstdPtys3SubGrp
-    );
+    ///The `NstdPtys3SubGrp` component.
+    #[inline]
+    pub fn nstd_ptys3_sub_grp(&self) -> NstdPtys3SubGrp<'_, 'a> {
+        NstdPtys3SubGrp(self.0.sub(3, 1))
+    }
 }
 /// One field of a `NoNested3PartyIDs` (948) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -2729,11 +2786,13 @@ t::build!(
 );
 t::block!(AffectedOrdGrp, component = "AffectedOrdGrp");
 impl<'v, 'a> AffectedOrdGrp<'v, 'a> {
-    t::group!(
-        no_affected_orders, slot = 0, tag = 534, "NoAffectedOrders", entry =
-        AffectedOrdGrpNoAffectedOrders, slots = 3, table =
-        AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS
-    );
+    ///The `NoAffectedOrders` (534) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_affected_orders(
+        &self,
+    ) -> t::Entries<'a, AffectedOrdGrpNoAffectedOrders<'a>, 3> {
+        self.0.group(0, &AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS)
+    }
 }
 /// Builds the `AffectedOrdGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -2813,10 +2872,11 @@ t::build!(
 );
 t::block!(AllocAckGrp, component = "AllocAckGrp");
 impl<'v, 'a> AllocAckGrp<'v, 'a> {
-    t::group!(
-        no_allocs, slot = 0, tag = 78, "NoAllocs", entry = AllocAckGrpNoAllocs, slots =
-        8, table = ALLOC_ACK_GRP_NO_ALLOCS
-    );
+    ///The `NoAllocs` (78) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_allocs(&self) -> t::Entries<'a, AllocAckGrpNoAllocs<'a>, 8> {
+        self.0.group(0, &ALLOC_ACK_GRP_NO_ALLOCS)
+    }
 }
 /// Builds the `AllocAckGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -2942,10 +3002,11 @@ t::build!(
 );
 t::block!(AllocGrp, component = "AllocGrp");
 impl<'v, 'a> AllocGrp<'v, 'a> {
-    t::group!(
-        no_allocs, slot = 0, tag = 78, "NoAllocs", entry = AllocGrpNoAllocs, slots = 35,
-        table = ALLOC_GRP_NO_ALLOCS
-    );
+    ///The `NoAllocs` (78) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_allocs(&self) -> t::Entries<'a, AllocGrpNoAllocs<'a>, 35> {
+        self.0.group(0, &ALLOC_GRP_NO_ALLOCS)
+    }
 }
 /// Builds the `AllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -3022,7 +3083,11 @@ impl<'a> AllocGrpNoAllocs<'a> {
     pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
         self.0.get(6, 81)
     }
-    t::comp!(nested_parties, slot = 7, slots = 1, "NestedParties", NestedParties);
+    ///The `NestedParties` component.
+    #[inline]
+    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
+        NestedParties(self.0.sub(7, 1))
+    }
     ///`NotifyBrokerOfCredit` (208), BOOLEAN.
     #[inline]
     pub fn notify_broker_of_credit(&self) -> t::Opt<bool> {
@@ -3048,7 +3113,11 @@ impl<'a> AllocGrpNoAllocs<'a> {
     pub fn encoded_alloc_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(12)
     }
-    t::comp!(commission_data, slot = 13, slots = 4, "CommissionData", CommissionData);
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> CommissionData<'_, 'a> {
+        CommissionData(self.0.sub(13, 4))
+    }
     ///`AllocAvgPx` (153), PRICE.
     #[inline]
     pub fn alloc_avg_px(&self) -> t::Opt<v::Decimal> {
@@ -3099,17 +3168,26 @@ impl<'a> AllocGrpNoAllocs<'a> {
     pub fn alloc_interest_at_maturity(&self) -> t::Opt<v::Decimal> {
         self.0.get(26, 741)
     }
-    t::comp!(misc_fees_grp, slot = 27, slots = 1, "MiscFeesGrp", MiscFeesGrp);
-    t::comp!(clr_inst_grp, slot = 28, slots = 1, "ClrInstGrp", ClrInstGrp);
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> MiscFeesGrp<'_, 'a> {
+        MiscFeesGrp(self.0.sub(27, 1))
+    }
+    ///The `ClrInstGrp` component.
+    #[inline]
+    pub fn clr_inst_grp(&self) -> ClrInstGrp<'_, 'a> {
+        ClrInstGrp(self.0.sub(28, 1))
+    }
     ///`AllocSettlInstType` (780), INT.
     #[inline]
     pub fn alloc_settl_inst_type(&self) -> t::Opt<e::AllocSettlInstType<'a>> {
         self.0.get(29, 780)
     }
-    t::comp!(
-        settl_instructions_data, slot = 30, slots = 5, "SettlInstructionsData",
-        SettlInstructionsData
-    );
+    ///The `SettlInstructionsData` component.
+    #[inline]
+    pub fn settl_instructions_data(&self) -> SettlInstructionsData<'_, 'a> {
+        SettlInstructionsData(self.0.sub(30, 5))
+    }
 }
 /// One field of a `NoAllocs` (78) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -3276,11 +3354,13 @@ t::build!(
 );
 t::block!(BidCompReqGrp, component = "BidCompReqGrp");
 impl<'v, 'a> BidCompReqGrp<'v, 'a> {
-    t::group!(
-        no_bid_components, slot = 0, tag = 420, "NoBidComponents", entry =
-        BidCompReqGrpNoBidComponents, slots = 9, table =
-        BID_COMP_REQ_GRP_NO_BID_COMPONENTS
-    );
+    ///The `NoBidComponents` (420) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_bid_components(
+        &self,
+    ) -> t::Entries<'a, BidCompReqGrpNoBidComponents<'a>, 9> {
+        self.0.group(0, &BID_COMP_REQ_GRP_NO_BID_COMPONENTS)
+    }
 }
 /// Builds the `BidCompReqGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -3417,11 +3497,13 @@ t::build!(
 );
 t::block!(BidCompRspGrp, component = "BidCompRspGrp");
 impl<'v, 'a> BidCompRspGrp<'v, 'a> {
-    t::req_group!(
-        no_bid_components, slot = 0, tag = 420, "NoBidComponents", entry =
-        BidCompRspGrpNoBidComponents, slots = 18, table =
-        BID_COMP_RSP_GRP_NO_BID_COMPONENTS
-    );
+    ///The `NoBidComponents` (420) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_bid_components(
+        &self,
+    ) -> t::Entries<'a, BidCompRspGrpNoBidComponents<'a>, 18> {
+        self.0.group(0, &BID_COMP_RSP_GRP_NO_BID_COMPONENTS)
+    }
 }
 /// Builds the `BidCompRspGrp` component: [`BidCompRspGrpBuilder::new`] takes [`BidCompRspGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -3464,7 +3546,11 @@ t::entry!(
     BidCompRspGrpNoBidComponents, slots = 18, group = "NoBidComponents", tag = 420
 );
 impl<'a> BidCompRspGrpNoBidComponents<'a> {
-    t::req_comp!(commission_data, slot = 0, slots = 4, "CommissionData", CommissionData);
+    ///The `CommissionData` component (required).
+    #[inline]
+    pub fn commission_data(&self) -> CommissionData<'_, 'a> {
+        CommissionData(self.0.sub(0, 4))
+    }
     ///`ListID` (66), STRING.
     #[inline]
     pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -3632,11 +3718,13 @@ t::build!(
 );
 t::block!(BidDescReqGrp, component = "BidDescReqGrp");
 impl<'v, 'a> BidDescReqGrp<'v, 'a> {
-    t::group!(
-        no_bid_descriptors, slot = 0, tag = 398, "NoBidDescriptors", entry =
-        BidDescReqGrpNoBidDescriptors, slots = 11, table =
-        BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS
-    );
+    ///The `NoBidDescriptors` (398) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_bid_descriptors(
+        &self,
+    ) -> t::Entries<'a, BidDescReqGrpNoBidDescriptors<'a>, 11> {
+        self.0.group(0, &BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS)
+    }
 }
 /// Builds the `BidDescReqGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -3797,11 +3885,13 @@ t::build!(
 );
 t::block!(ClrInstGrp, component = "ClrInstGrp");
 impl<'v, 'a> ClrInstGrp<'v, 'a> {
-    t::group!(
-        no_clearing_instructions, slot = 0, tag = 576, "NoClearingInstructions", entry =
-        ClrInstGrpNoClearingInstructions, slots = 1, table =
-        CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS
-    );
+    ///The `NoClearingInstructions` (576) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_clearing_instructions(
+        &self,
+    ) -> t::Entries<'a, ClrInstGrpNoClearingInstructions<'a>, 1> {
+        self.0.group(0, &CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS)
+    }
 }
 /// Builds the `ClrInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -3862,11 +3952,13 @@ t::build!(
 );
 t::block!(CollInqQualGrp, component = "CollInqQualGrp");
 impl<'v, 'a> CollInqQualGrp<'v, 'a> {
-    t::group!(
-        no_coll_inquiry_qualifier, slot = 0, tag = 938, "NoCollInquiryQualifier", entry =
-        CollInqQualGrpNoCollInquiryQualifier, slots = 1, table =
-        COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER
-    );
+    ///The `NoCollInquiryQualifier` (938) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_coll_inquiry_qualifier(
+        &self,
+    ) -> t::Entries<'a, CollInqQualGrpNoCollInquiryQualifier<'a>, 1> {
+        self.0.group(0, &COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER)
+    }
 }
 /// Builds the `CollInqQualGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -3927,10 +4019,11 @@ t::build!(
 );
 t::block!(CompIdReqGrp, component = "CompIDReqGrp");
 impl<'v, 'a> CompIdReqGrp<'v, 'a> {
-    t::group!(
-        no_comp_ids, slot = 0, tag = 936, "NoCompIDs", entry = CompIdReqGrpNoCompIds,
-        slots = 4, table = COMP_ID_REQ_GRP_NO_COMP_IDS
-    );
+    ///The `NoCompIDs` (936) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_comp_ids(&self) -> t::Entries<'a, CompIdReqGrpNoCompIds<'a>, 4> {
+        self.0.group(0, &COMP_ID_REQ_GRP_NO_COMP_IDS)
+    }
 }
 /// Builds the `CompIDReqGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -4017,10 +4110,11 @@ t::build!(
 );
 t::block!(CompIdStatGrp, component = "CompIDStatGrp");
 impl<'v, 'a> CompIdStatGrp<'v, 'a> {
-    t::req_group!(
-        no_comp_ids, slot = 0, tag = 936, "NoCompIDs", entry = CompIdStatGrpNoCompIds,
-        slots = 6, table = COMP_ID_STAT_GRP_NO_COMP_IDS
-    );
+    ///The `NoCompIDs` (936) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_comp_ids(&self) -> t::Entries<'a, CompIdStatGrpNoCompIds<'a>, 6> {
+        self.0.group(0, &COMP_ID_STAT_GRP_NO_COMP_IDS)
+    }
 }
 /// Builds the `CompIDStatGrp` component: [`CompIdStatGrpBuilder::new`] takes [`CompIdStatGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -4137,10 +4231,11 @@ t::build!(
 );
 t::block!(ContAmtGrp, component = "ContAmtGrp");
 impl<'v, 'a> ContAmtGrp<'v, 'a> {
-    t::group!(
-        no_cont_amts, slot = 0, tag = 518, "NoContAmts", entry = ContAmtGrpNoContAmts,
-        slots = 3, table = CONT_AMT_GRP_NO_CONT_AMTS
-    );
+    ///The `NoContAmts` (518) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_cont_amts(&self) -> t::Entries<'a, ContAmtGrpNoContAmts<'a>, 3> {
+        self.0.group(0, &CONT_AMT_GRP_NO_CONT_AMTS)
+    }
 }
 /// Builds the `ContAmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -4216,10 +4311,11 @@ t::build!(
 );
 t::block!(ContraGrp, component = "ContraGrp");
 impl<'v, 'a> ContraGrp<'v, 'a> {
-    t::group!(
-        no_contra_brokers, slot = 0, tag = 382, "NoContraBrokers", entry =
-        ContraGrpNoContraBrokers, slots = 5, table = CONTRA_GRP_NO_CONTRA_BROKERS
-    );
+    ///The `NoContraBrokers` (382) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_contra_brokers(&self) -> t::Entries<'a, ContraGrpNoContraBrokers<'a>, 5> {
+        self.0.group(0, &CONTRA_GRP_NO_CONTRA_BROKERS)
+    }
 }
 /// Builds the `ContraGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -4317,10 +4413,11 @@ t::build!(
 );
 t::block!(CpctyConfGrp, component = "CpctyConfGrp");
 impl<'v, 'a> CpctyConfGrp<'v, 'a> {
-    t::req_group!(
-        no_capacities, slot = 0, tag = 862, "NoCapacities", entry =
-        CpctyConfGrpNoCapacities, slots = 3, table = CPCTY_CONF_GRP_NO_CAPACITIES
-    );
+    ///The `NoCapacities` (862) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_capacities(&self) -> t::Entries<'a, CpctyConfGrpNoCapacities<'a>, 3> {
+        self.0.group(0, &CPCTY_CONF_GRP_NO_CAPACITIES)
+    }
 }
 /// Builds the `CpctyConfGrp` component: [`CpctyConfGrpBuilder::new`] takes [`CpctyConfGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -4409,10 +4506,11 @@ t::build!(
 );
 t::block!(ExecAllocGrp, component = "ExecAllocGrp");
 impl<'v, 'a> ExecAllocGrp<'v, 'a> {
-    t::group!(
-        no_execs, slot = 0, tag = 124, "NoExecs", entry = ExecAllocGrpNoExecs, slots = 6,
-        table = EXEC_ALLOC_GRP_NO_EXECS
-    );
+    ///The `NoExecs` (124) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_execs(&self) -> t::Entries<'a, ExecAllocGrpNoExecs<'a>, 6> {
+        self.0.group(0, &EXEC_ALLOC_GRP_NO_EXECS)
+    }
 }
 /// Builds the `ExecAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -4520,10 +4618,11 @@ t::build!(
 );
 t::block!(ExecCollGrp, component = "ExecCollGrp");
 impl<'v, 'a> ExecCollGrp<'v, 'a> {
-    t::group!(
-        no_execs, slot = 0, tag = 124, "NoExecs", entry = ExecCollGrpNoExecs, slots = 1,
-        table = EXEC_COLL_GRP_NO_EXECS
-    );
+    ///The `NoExecs` (124) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_execs(&self) -> t::Entries<'a, ExecCollGrpNoExecs<'a>, 1> {
+        self.0.group(0, &EXEC_COLL_GRP_NO_EXECS)
+    }
 }
 /// Builds the `ExecCollGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -4581,10 +4680,11 @@ t::build!(
 );
 t::block!(ExecsGrp, component = "ExecsGrp");
 impl<'v, 'a> ExecsGrp<'v, 'a> {
-    t::group!(
-        no_execs, slot = 0, tag = 124, "NoExecs", entry = ExecsGrpNoExecs, slots = 1,
-        table = EXECS_GRP_NO_EXECS
-    );
+    ///The `NoExecs` (124) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_execs(&self) -> t::Entries<'a, ExecsGrpNoExecs<'a>, 1> {
+        self.0.group(0, &EXECS_GRP_NO_EXECS)
+    }
 }
 /// Builds the `ExecsGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -4641,10 +4741,11 @@ t::build!(
 );
 t::block!(InstrmtGrp, component = "InstrmtGrp");
 impl<'v, 'a> InstrmtGrp<'v, 'a> {
-    t::group!(
-        no_related_sym, slot = 0, tag = 146, "NoRelatedSym", entry =
-        InstrmtGrpNoRelatedSym, slots = 43, table = INSTRMT_GRP_NO_RELATED_SYM
-    );
+    ///The `NoRelatedSym` (146) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_related_sym(&self) -> t::Entries<'a, InstrmtGrpNoRelatedSym<'a>, 43> {
+        self.0.group(0, &INSTRMT_GRP_NO_RELATED_SYM)
+    }
 }
 /// Builds the `InstrmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -4682,7 +4783,11 @@ pub static INSTRMT_GRP_NO_RELATED_SYM: t::Group = t::Group {
 };
 t::entry!(InstrmtGrpNoRelatedSym, slots = 43, group = "NoRelatedSym", tag = 146);
 impl<'a> InstrmtGrpNoRelatedSym<'a> {
-    t::comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> Instrument<'_, 'a> {
+        Instrument(self.0.sub(0, 43))
+    }
 }
 /// One field of a `NoRelatedSym` (146) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -4807,10 +4912,11 @@ t::build!(
 );
 t::block!(InstrmtLegExecGrp, component = "InstrmtLegExecGrp");
 impl<'v, 'a> InstrmtLegExecGrp<'v, 'a> {
-    t::group!(
-        no_legs, slot = 0, tag = 555, "NoLegs", entry = InstrmtLegExecGrpNoLegs, slots =
-        53, table = INSTRMT_LEG_EXEC_GRP_NO_LEGS
-    );
+    ///The `NoLegs` (555) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_legs(&self) -> t::Entries<'a, InstrmtLegExecGrpNoLegs<'a>, 53> {
+        self.0.group(0, &INSTRMT_LEG_EXEC_GRP_NO_LEGS)
+    }
 }
 /// Builds the `InstrmtLegExecGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -4854,7 +4960,11 @@ pub static INSTRMT_LEG_EXEC_GRP_NO_LEGS: t::Group = t::Group {
 };
 t::entry!(InstrmtLegExecGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
 impl<'a> InstrmtLegExecGrpNoLegs<'a> {
-    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    ///The `InstrumentLeg` component.
+    #[inline]
+    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
+        InstrumentLeg(self.0.sub(0, 42))
+    }
     ///`LegQty` (687), QTY.
     #[inline]
     pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
@@ -4865,7 +4975,11 @@ impl<'a> InstrmtLegExecGrpNoLegs<'a> {
     pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
         self.0.get(43, 690)
     }
-    t::comp!(leg_stipulations, slot = 44, slots = 1, "LegStipulations", LegStipulations);
+    ///The `LegStipulations` component.
+    #[inline]
+    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
+        LegStipulations(self.0.sub(44, 1))
+    }
     ///`LegPositionEffect` (564), CHAR.
     #[inline]
     pub fn leg_position_effect(&self) -> t::Opt<v::Char> {
@@ -4876,7 +4990,11 @@ impl<'a> InstrmtLegExecGrpNoLegs<'a> {
     pub fn leg_covered_or_uncovered(&self) -> t::Opt<i64> {
         self.0.get(46, 565)
     }
-    t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
+    ///The `NestedParties` component.
+    #[inline]
+    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
+        NestedParties(self.0.sub(47, 1))
+    }
     ///`LegRefID` (654), STRING.
     #[inline]
     pub fn leg_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -5077,10 +5195,11 @@ t::build!(
 );
 t::block!(InstrmtLegGrp, component = "InstrmtLegGrp");
 impl<'v, 'a> InstrmtLegGrp<'v, 'a> {
-    t::group!(
-        no_legs, slot = 0, tag = 555, "NoLegs", entry = InstrmtLegGrpNoLegs, slots = 42,
-        table = INSTRMT_LEG_GRP_NO_LEGS
-    );
+    ///The `NoLegs` (555) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_legs(&self) -> t::Entries<'a, InstrmtLegGrpNoLegs<'a>, 42> {
+        self.0.group(0, &INSTRMT_LEG_GRP_NO_LEGS)
+    }
 }
 /// Builds the `InstrmtLegGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -5118,7 +5237,11 @@ pub static INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
 };
 t::entry!(InstrmtLegGrpNoLegs, slots = 42, group = "NoLegs", tag = 555);
 impl<'a> InstrmtLegGrpNoLegs<'a> {
-    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    ///The `InstrumentLeg` component.
+    #[inline]
+    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
+        InstrumentLeg(self.0.sub(0, 42))
+    }
 }
 /// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -5243,10 +5366,11 @@ t::build!(
 );
 t::block!(InstrmtLegIoiGrp, component = "InstrmtLegIOIGrp");
 impl<'v, 'a> InstrmtLegIoiGrp<'v, 'a> {
-    t::group!(
-        no_legs, slot = 0, tag = 555, "NoLegs", entry = InstrmtLegIoiGrpNoLegs, slots =
-        44, table = INSTRMT_LEG_IOI_GRP_NO_LEGS
-    );
+    ///The `NoLegs` (555) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_legs(&self) -> t::Entries<'a, InstrmtLegIoiGrpNoLegs<'a>, 44> {
+        self.0.group(0, &INSTRMT_LEG_IOI_GRP_NO_LEGS)
+    }
 }
 /// Builds the `InstrmtLegIOIGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -5287,13 +5411,21 @@ pub static INSTRMT_LEG_IOI_GRP_NO_LEGS: t::Group = t::Group {
 };
 t::entry!(InstrmtLegIoiGrpNoLegs, slots = 44, group = "NoLegs", tag = 555);
 impl<'a> InstrmtLegIoiGrpNoLegs<'a> {
-    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    ///The `InstrumentLeg` component.
+    #[inline]
+    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
+        InstrumentLeg(self.0.sub(0, 42))
+    }
     ///`LegIOIQty` (682), STRING.
     #[inline]
     pub fn leg_ioi_qty(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(42, 682)
     }
-    t::comp!(leg_stipulations, slot = 43, slots = 1, "LegStipulations", LegStipulations);
+    ///The `LegStipulations` component.
+    #[inline]
+    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
+        LegStipulations(self.0.sub(43, 1))
+    }
 }
 /// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -5427,10 +5559,11 @@ t::build!(
 );
 t::block!(InstrmtLegSecListGrp, component = "InstrmtLegSecListGrp");
 impl<'v, 'a> InstrmtLegSecListGrp<'v, 'a> {
-    t::group!(
-        no_legs, slot = 0, tag = 555, "NoLegs", entry = InstrmtLegSecListGrpNoLegs, slots
-        = 50, table = INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS
-    );
+    ///The `NoLegs` (555) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_legs(&self) -> t::Entries<'a, InstrmtLegSecListGrpNoLegs<'a>, 50> {
+        self.0.group(0, &INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS)
+    }
 }
 /// Builds the `InstrmtLegSecListGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -5473,7 +5606,11 @@ pub static INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS: t::Group = t::Group {
 };
 t::entry!(InstrmtLegSecListGrpNoLegs, slots = 50, group = "NoLegs", tag = 555);
 impl<'a> InstrmtLegSecListGrpNoLegs<'a> {
-    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    ///The `InstrumentLeg` component.
+    #[inline]
+    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
+        InstrumentLeg(self.0.sub(0, 42))
+    }
     ///`LegSwapType` (690), INT.
     #[inline]
     pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
@@ -5484,11 +5621,16 @@ impl<'a> InstrmtLegSecListGrpNoLegs<'a> {
     pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
         self.0.get(43, 587)
     }
-    t::comp!(leg_stipulations, slot = 44, slots = 1, "LegStipulations", LegStipulations);
-    t::comp!(
-        leg_benchmark_curve_data, slot = 45, slots = 5, "LegBenchmarkCurveData",
-        LegBenchmarkCurveData
-    );
+    ///The `LegStipulations` component.
+    #[inline]
+    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
+        LegStipulations(self.0.sub(44, 1))
+    }
+    ///The `LegBenchmarkCurveData` component.
+    #[inline]
+    pub fn leg_benchmark_curve_data(&self) -> LegBenchmarkCurveData<'_, 'a> {
+        LegBenchmarkCurveData(self.0.sub(45, 5))
+    }
 }
 /// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -5642,11 +5784,11 @@ t::build!(
 );
 t::block!(InstrmtMdReqGrp, component = "InstrmtMDReqGrp");
 impl<'v, 'a> InstrmtMdReqGrp<'v, 'a> {
-    t::req_group!(
-        no_related_sym, slot = 0, tag = 146, "NoRelatedSym", entry =
-        InstrmtMdReqGrpNoRelatedSym, slots = 45, table =
-        INSTRMT_MD_REQ_GRP_NO_RELATED_SYM
-    );
+    ///The `NoRelatedSym` (146) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_related_sym(&self) -> t::Entries<'a, InstrmtMdReqGrpNoRelatedSym<'a>, 45> {
+        self.0.group(0, &INSTRMT_MD_REQ_GRP_NO_RELATED_SYM)
+    }
 }
 /// Builds the `InstrmtMDReqGrp` component: [`InstrmtMdReqGrpBuilder::new`] takes [`InstrmtMdReqGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -5698,9 +5840,21 @@ pub static INSTRMT_MD_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
 };
 t::entry!(InstrmtMdReqGrpNoRelatedSym, slots = 45, group = "NoRelatedSym", tag = 146);
 impl<'a> InstrmtMdReqGrpNoRelatedSym<'a> {
-    t::req_comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
-    t::comp!(und_instrmt_grp, slot = 43, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 44, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> Instrument<'_, 'a> {
+        Instrument(self.0.sub(0, 43))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
+        UndInstrmtGrp(self.0.sub(43, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> InstrmtLegGrp<'_, 'a> {
+        InstrmtLegGrp(self.0.sub(44, 1))
+    }
 }
 /// One field of a `NoRelatedSym` (146) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -5834,10 +5988,11 @@ t::build!(
 );
 t::block!(InstrmtStrkPxGrp, component = "InstrmtStrkPxGrp");
 impl<'v, 'a> InstrmtStrkPxGrp<'v, 'a> {
-    t::req_group!(
-        no_strikes, slot = 0, tag = 428, "NoStrikes", entry = InstrmtStrkPxGrpNoStrikes,
-        slots = 43, table = INSTRMT_STRK_PX_GRP_NO_STRIKES
-    );
+    ///The `NoStrikes` (428) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_strikes(&self) -> t::Entries<'a, InstrmtStrkPxGrpNoStrikes<'a>, 43> {
+        self.0.group(0, &INSTRMT_STRK_PX_GRP_NO_STRIKES)
+    }
 }
 /// Builds the `InstrmtStrkPxGrp` component: [`InstrmtStrkPxGrpBuilder::new`] takes [`InstrmtStrkPxGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -5884,7 +6039,11 @@ pub static INSTRMT_STRK_PX_GRP_NO_STRIKES: t::Group = t::Group {
 };
 t::entry!(InstrmtStrkPxGrpNoStrikes, slots = 43, group = "NoStrikes", tag = 428);
 impl<'a> InstrmtStrkPxGrpNoStrikes<'a> {
-    t::req_comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> Instrument<'_, 'a> {
+        Instrument(self.0.sub(0, 43))
+    }
 }
 /// One field of a `NoStrikes` (428) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -6009,10 +6168,11 @@ t::build!(
 );
 t::block!(IoiQualGrp, component = "IOIQualGrp");
 impl<'v, 'a> IoiQualGrp<'v, 'a> {
-    t::group!(
-        no_ioi_qualifiers, slot = 0, tag = 199, "NoIOIQualifiers", entry =
-        IoiQualGrpNoIoiQualifiers, slots = 1, table = IOI_QUAL_GRP_NO_IOI_QUALIFIERS
-    );
+    ///The `NoIOIQualifiers` (199) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_ioi_qualifiers(&self) -> t::Entries<'a, IoiQualGrpNoIoiQualifiers<'a>, 1> {
+        self.0.group(0, &IOI_QUAL_GRP_NO_IOI_QUALIFIERS)
+    }
 }
 /// Builds the `IOIQualGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -6072,10 +6232,11 @@ t::build!(
 );
 t::block!(LegOrdGrp, component = "LegOrdGrp");
 impl<'v, 'a> LegOrdGrp<'v, 'a> {
-    t::req_group!(
-        no_legs, slot = 0, tag = 555, "NoLegs", entry = LegOrdGrpNoLegs, slots = 53,
-        table = LEG_ORD_GRP_NO_LEGS
-    );
+    ///The `NoLegs` (555) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_legs(&self) -> t::Entries<'a, LegOrdGrpNoLegs<'a>, 53> {
+        self.0.group(0, &LEG_ORD_GRP_NO_LEGS)
+    }
 }
 /// Builds the `LegOrdGrp` component: [`LegOrdGrpBuilder::new`] takes [`LegOrdGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -6129,7 +6290,11 @@ pub static LEG_ORD_GRP_NO_LEGS: t::Group = t::Group {
 };
 t::entry!(LegOrdGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
 impl<'a> LegOrdGrpNoLegs<'a> {
-    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    ///The `InstrumentLeg` component.
+    #[inline]
+    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
+        InstrumentLeg(self.0.sub(0, 42))
+    }
     ///`LegQty` (687), QTY.
     #[inline]
     pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
@@ -6140,8 +6305,16 @@ impl<'a> LegOrdGrpNoLegs<'a> {
     pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
         self.0.get(43, 690)
     }
-    t::comp!(leg_stipulations, slot = 44, slots = 1, "LegStipulations", LegStipulations);
-    t::comp!(leg_pre_alloc_grp, slot = 45, slots = 1, "LegPreAllocGrp", LegPreAllocGrp);
+    ///The `LegStipulations` component.
+    #[inline]
+    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
+        LegStipulations(self.0.sub(44, 1))
+    }
+    ///The `LegPreAllocGrp` component.
+    #[inline]
+    pub fn leg_pre_alloc_grp(&self) -> LegPreAllocGrp<'_, 'a> {
+        LegPreAllocGrp(self.0.sub(45, 1))
+    }
     ///`LegPositionEffect` (564), CHAR.
     #[inline]
     pub fn leg_position_effect(&self) -> t::Opt<v::Char> {
@@ -6152,7 +6325,11 @@ impl<'a> LegOrdGrpNoLegs<'a> {
     pub fn leg_covered_or_uncovered(&self) -> t::Opt<i64> {
         self.0.get(47, 565)
     }
-    t::comp!(nested_parties, slot = 48, slots = 1, "NestedParties", NestedParties);
+    ///The `NestedParties` component.
+    #[inline]
+    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
+        NestedParties(self.0.sub(48, 1))
+    }
     ///`LegRefID` (654), STRING.
     #[inline]
     pub fn leg_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -6346,10 +6523,11 @@ t::build!(
 );
 t::block!(LegPreAllocGrp, component = "LegPreAllocGrp");
 impl<'v, 'a> LegPreAllocGrp<'v, 'a> {
-    t::group!(
-        no_leg_allocs, slot = 0, tag = 670, "NoLegAllocs", entry =
-        LegPreAllocGrpNoLegAllocs, slots = 6, table = LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS
-    );
+    ///The `NoLegAllocs` (670) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_leg_allocs(&self) -> t::Entries<'a, LegPreAllocGrpNoLegAllocs<'a>, 6> {
+        self.0.group(0, &LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS)
+    }
 }
 /// Builds the `LegPreAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -6386,7 +6564,11 @@ impl<'a> LegPreAllocGrpNoLegAllocs<'a> {
     pub fn leg_individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(1, 672)
     }
-    t::comp!(nested_parties2, slot = 2, slots = 1, "NestedParties2", NestedParties2);
+    ///The `NestedParties2` component.
+    #[inline]
+    pub fn nested_parties2(&self) -> NestedParties2<'_, 'a> {
+        NestedParties2(self.0.sub(2, 1))
+    }
     ///`LegAllocQty` (673), QTY.
     #[inline]
     pub fn leg_alloc_qty(&self) -> t::Opt<v::Decimal> {
@@ -6455,10 +6637,11 @@ t::build!(
 );
 t::block!(LegQuotGrp, component = "LegQuotGrp");
 impl<'v, 'a> LegQuotGrp<'v, 'a> {
-    t::group!(
-        no_legs, slot = 0, tag = 555, "NoLegs", entry = LegQuotGrpNoLegs, slots = 56,
-        table = LEG_QUOT_GRP_NO_LEGS
-    );
+    ///The `NoLegs` (555) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_legs(&self) -> t::Entries<'a, LegQuotGrpNoLegs<'a>, 56> {
+        self.0.group(0, &LEG_QUOT_GRP_NO_LEGS)
+    }
 }
 /// Builds the `LegQuotGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -6502,7 +6685,11 @@ pub static LEG_QUOT_GRP_NO_LEGS: t::Group = t::Group {
 };
 t::entry!(LegQuotGrpNoLegs, slots = 56, group = "NoLegs", tag = 555);
 impl<'a> LegQuotGrpNoLegs<'a> {
-    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    ///The `InstrumentLeg` component.
+    #[inline]
+    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
+        InstrumentLeg(self.0.sub(0, 42))
+    }
     ///`LegQty` (687), QTY.
     #[inline]
     pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
@@ -6523,8 +6710,16 @@ impl<'a> LegQuotGrpNoLegs<'a> {
     pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(45, 588)
     }
-    t::comp!(leg_stipulations, slot = 46, slots = 1, "LegStipulations", LegStipulations);
-    t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
+    ///The `LegStipulations` component.
+    #[inline]
+    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
+        LegStipulations(self.0.sub(46, 1))
+    }
+    ///The `NestedParties` component.
+    #[inline]
+    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
+        NestedParties(self.0.sub(47, 1))
+    }
     ///`LegPriceType` (686), INT.
     #[inline]
     pub fn leg_price_type(&self) -> t::Opt<i64> {
@@ -6540,10 +6735,11 @@ impl<'a> LegQuotGrpNoLegs<'a> {
     pub fn leg_offer_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(50, 684)
     }
-    t::comp!(
-        leg_benchmark_curve_data, slot = 51, slots = 5, "LegBenchmarkCurveData",
-        LegBenchmarkCurveData
-    );
+    ///The `LegBenchmarkCurveData` component.
+    #[inline]
+    pub fn leg_benchmark_curve_data(&self) -> LegBenchmarkCurveData<'_, 'a> {
+        LegBenchmarkCurveData(self.0.sub(51, 5))
+    }
 }
 /// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -6722,10 +6918,11 @@ t::build!(
 );
 t::block!(LegQuotStatGrp, component = "LegQuotStatGrp");
 impl<'v, 'a> LegQuotStatGrp<'v, 'a> {
-    t::group!(
-        no_legs, slot = 0, tag = 555, "NoLegs", entry = LegQuotStatGrpNoLegs, slots = 48,
-        table = LEG_QUOT_STAT_GRP_NO_LEGS
-    );
+    ///The `NoLegs` (555) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_legs(&self) -> t::Entries<'a, LegQuotStatGrpNoLegs<'a>, 48> {
+        self.0.group(0, &LEG_QUOT_STAT_GRP_NO_LEGS)
+    }
 }
 /// Builds the `LegQuotStatGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -6768,7 +6965,11 @@ pub static LEG_QUOT_STAT_GRP_NO_LEGS: t::Group = t::Group {
 };
 t::entry!(LegQuotStatGrpNoLegs, slots = 48, group = "NoLegs", tag = 555);
 impl<'a> LegQuotStatGrpNoLegs<'a> {
-    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    ///The `InstrumentLeg` component.
+    #[inline]
+    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
+        InstrumentLeg(self.0.sub(0, 42))
+    }
     ///`LegQty` (687), QTY.
     #[inline]
     pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
@@ -6789,8 +6990,16 @@ impl<'a> LegQuotStatGrpNoLegs<'a> {
     pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(45, 588)
     }
-    t::comp!(leg_stipulations, slot = 46, slots = 1, "LegStipulations", LegStipulations);
-    t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
+    ///The `LegStipulations` component.
+    #[inline]
+    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
+        LegStipulations(self.0.sub(46, 1))
+    }
+    ///The `NestedParties` component.
+    #[inline]
+    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
+        NestedParties(self.0.sub(47, 1))
+    }
 }
 /// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -6941,11 +7150,13 @@ t::build!(
 );
 t::block!(LinesOfTextGrp, component = "LinesOfTextGrp");
 impl<'v, 'a> LinesOfTextGrp<'v, 'a> {
-    t::req_group!(
-        no_lines_of_text, slot = 0, tag = 33, "NoLinesOfText", entry =
-        LinesOfTextGrpNoLinesOfText, slots = 3, table =
-        LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT
-    );
+    ///The `NoLinesOfText` (33) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_lines_of_text(
+        &self,
+    ) -> t::Entries<'a, LinesOfTextGrpNoLinesOfText<'a>, 3> {
+        self.0.group(0, &LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT)
+    }
 }
 /// Builds the `LinesOfTextGrp` component: [`LinesOfTextGrpBuilder::new`] takes [`LinesOfTextGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -7029,10 +7240,11 @@ t::build!(
 );
 t::block!(ListOrdGrp, component = "ListOrdGrp");
 impl<'v, 'a> ListOrdGrp<'v, 'a> {
-    t::req_group!(
-        no_orders, slot = 0, tag = 73, "NoOrders", entry = ListOrdGrpNoOrders, slots =
-        147, table = LIST_ORD_GRP_NO_ORDERS
-    );
+    ///The `NoOrders` (73) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_orders(&self) -> t::Entries<'a, ListOrdGrpNoOrders<'a>, 147> {
+        self.0.group(0, &LIST_ORD_GRP_NO_ORDERS)
+    }
 }
 /// Builds the `ListOrdGrp` component: [`ListOrdGrpBuilder::new`] takes [`ListOrdGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -7142,7 +7354,11 @@ impl<'a> ListOrdGrpNoOrders<'a> {
     pub fn settl_inst_mode(&self) -> t::Opt<e::SettlInstMode> {
         self.0.get(4, 160)
     }
-    t::comp!(parties, slot = 5, slots = 1, "Parties", Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> Parties<'_, 'a> {
+        Parties(self.0.sub(5, 1))
+    }
     ///`TradeOriginationDate` (229), LOCALMKTDATE.
     #[inline]
     pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -7188,7 +7404,11 @@ impl<'a> ListOrdGrpNoOrders<'a> {
     pub fn prealloc_method(&self) -> t::Opt<e::PreallocMethod> {
         self.0.get(14, 591)
     }
-    t::comp!(pre_alloc_grp, slot = 15, slots = 1, "PreAllocGrp", PreAllocGrp);
+    ///The `PreAllocGrp` component.
+    #[inline]
+    pub fn pre_alloc_grp(&self) -> PreAllocGrp<'_, 'a> {
+        PreAllocGrp(self.0.sub(15, 1))
+    }
     ///`SettlType` (63), CHAR.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType> {
@@ -7234,14 +7454,26 @@ impl<'a> ListOrdGrpNoOrders<'a> {
     pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
         self.0.get(24, 100)
     }
-    t::comp!(trdg_ses_grp, slot = 25, slots = 1, "TrdgSesGrp", TrdgSesGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> TrdgSesGrp<'_, 'a> {
+        TrdgSesGrp(self.0.sub(25, 1))
+    }
     ///`ProcessCode` (81), CHAR.
     #[inline]
     pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
         self.0.get(26, 81)
     }
-    t::req_comp!(instrument, slot = 27, slots = 43, "Instrument", Instrument);
-    t::comp!(und_instrmt_grp, slot = 70, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> Instrument<'_, 'a> {
+        Instrument(self.0.sub(27, 43))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
+        UndInstrmtGrp(self.0.sub(70, 1))
+    }
     ///`PrevClosePx` (140), PRICE.
     #[inline]
     pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
@@ -7267,13 +7499,21 @@ impl<'a> ListOrdGrpNoOrders<'a> {
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(75, 60)
     }
-    t::comp!(stipulations, slot = 76, slots = 1, "Stipulations", Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> Stipulations<'_, 'a> {
+        Stipulations(self.0.sub(76, 1))
+    }
     ///`QtyType` (854), INT.
     #[inline]
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(77, 854)
     }
-    t::req_comp!(order_qty_data, slot = 78, slots = 5, "OrderQtyData", OrderQtyData);
+    ///The `OrderQtyData` component (required).
+    #[inline]
+    pub fn order_qty_data(&self) -> OrderQtyData<'_, 'a> {
+        OrderQtyData(self.0.sub(78, 5))
+    }
     ///`OrdType` (40), CHAR.
     #[inline]
     pub fn ord_type(&self) -> t::Opt<e::OrdType> {
@@ -7294,11 +7534,16 @@ impl<'a> ListOrdGrpNoOrders<'a> {
     pub fn stop_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(86, 99)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 87, slots = 8,
-        "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 95, slots = 6, "YieldData", YieldData);
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(&self) -> SpreadOrBenchmarkCurveData<'_, 'a> {
+        SpreadOrBenchmarkCurveData(self.0.sub(87, 8))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> YieldData<'_, 'a> {
+        YieldData(self.0.sub(95, 6))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -7349,7 +7594,11 @@ impl<'a> ListOrdGrpNoOrders<'a> {
     pub fn gt_booking_inst(&self) -> t::Opt<e::GtBookingInst<'a>> {
         self.0.get(110, 427)
     }
-    t::comp!(commission_data, slot = 111, slots = 4, "CommissionData", CommissionData);
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> CommissionData<'_, 'a> {
+        CommissionData(self.0.sub(111, 4))
+    }
     ///`OrderCapacity` (528), CHAR.
     #[inline]
     pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
@@ -7425,13 +7674,16 @@ impl<'a> ListOrdGrpNoOrders<'a> {
     pub fn max_show(&self) -> t::Opt<v::Decimal> {
         self.0.get(129, 210)
     }
-    t::comp!(
-        peg_instructions, slot = 130, slots = 6, "PegInstructions", PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 136, slots = 7, "DiscretionInstructions",
-        DiscretionInstructions
-    );
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> PegInstructions<'_, 'a> {
+        PegInstructions(self.0.sub(130, 6))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> DiscretionInstructions<'_, 'a> {
+        DiscretionInstructions(self.0.sub(136, 7))
+    }
     ///`TargetStrategy` (847), INT.
     #[inline]
     pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
@@ -7978,10 +8230,11 @@ t::build!(
 );
 t::block!(MdFullGrp, component = "MDFullGrp");
 impl<'v, 'a> MdFullGrp<'v, 'a> {
-    t::req_group!(
-        no_md_entries, slot = 0, tag = 268, "NoMDEntries", entry = MdFullGrpNoMdEntries,
-        slots = 33, table = MD_FULL_GRP_NO_MD_ENTRIES
-    );
+    ///The `NoMDEntries` (268) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_md_entries(&self) -> t::Entries<'a, MdFullGrpNoMdEntries<'a>, 33> {
+        self.0.group(0, &MD_FULL_GRP_NO_MD_ENTRIES)
+    }
 }
 /// Builds the `MDFullGrp` component: [`MdFullGrpBuilder::new`] takes [`MdFullGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -8362,10 +8615,11 @@ t::build!(
 );
 t::block!(MdIncGrp, component = "MDIncGrp");
 impl<'v, 'a> MdIncGrp<'v, 'a> {
-    t::req_group!(
-        no_md_entries, slot = 0, tag = 268, "NoMDEntries", entry = MdIncGrpNoMdEntries,
-        slots = 85, table = MD_INC_GRP_NO_MD_ENTRIES
-    );
+    ///The `NoMDEntries` (268) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_md_entries(&self) -> t::Entries<'a, MdIncGrpNoMdEntries<'a>, 85> {
+        self.0.group(0, &MD_INC_GRP_NO_MD_ENTRIES)
+    }
 }
 /// Builds the `MDIncGrp` component: [`MdIncGrpBuilder::new`] takes [`MdIncGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -8453,9 +8707,21 @@ impl<'a> MdIncGrpNoMdEntries<'a> {
     pub fn md_entry_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(4, 280)
     }
-    t::comp!(instrument, slot = 5, slots = 43, "Instrument", Instrument);
-    t::comp!(und_instrmt_grp, slot = 48, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 49, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> Instrument<'_, 'a> {
+        Instrument(self.0.sub(5, 43))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
+        UndInstrmtGrp(self.0.sub(48, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> InstrmtLegGrp<'_, 'a> {
+        InstrmtLegGrp(self.0.sub(49, 1))
+    }
     ///`FinancialStatus` (291), MULTIPLEVALUESTRING.
     #[inline]
     pub fn financial_status(&self) -> t::Opt<v::MultipleValueString<'a>> {
@@ -8942,10 +9208,11 @@ t::build!(
 );
 t::block!(MdReqGrp, component = "MDReqGrp");
 impl<'v, 'a> MdReqGrp<'v, 'a> {
-    t::req_group!(
-        no_md_entry_types, slot = 0, tag = 267, "NoMDEntryTypes", entry =
-        MdReqGrpNoMdEntryTypes, slots = 1, table = MD_REQ_GRP_NO_MD_ENTRY_TYPES
-    );
+    ///The `NoMDEntryTypes` (267) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_md_entry_types(&self) -> t::Entries<'a, MdReqGrpNoMdEntryTypes<'a>, 1> {
+        self.0.group(0, &MD_REQ_GRP_NO_MD_ENTRY_TYPES)
+    }
 }
 /// Builds the `MDReqGrp` component: [`MdReqGrpBuilder::new`] takes [`MdReqGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -9014,10 +9281,11 @@ t::build!(
 );
 t::block!(MdRjctGrp, component = "MDRjctGrp");
 impl<'v, 'a> MdRjctGrp<'v, 'a> {
-    t::group!(
-        no_alt_md_source, slot = 0, tag = 816, "NoAltMDSource", entry =
-        MdRjctGrpNoAltMdSource, slots = 1, table = MD_RJCT_GRP_NO_ALT_MD_SOURCE
-    );
+    ///The `NoAltMDSource` (816) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_alt_md_source(&self) -> t::Entries<'a, MdRjctGrpNoAltMdSource<'a>, 1> {
+        self.0.group(0, &MD_RJCT_GRP_NO_ALT_MD_SOURCE)
+    }
 }
 /// Builds the `MDRjctGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -9075,10 +9343,11 @@ t::build!(
 );
 t::block!(MiscFeesGrp, component = "MiscFeesGrp");
 impl<'v, 'a> MiscFeesGrp<'v, 'a> {
-    t::group!(
-        no_misc_fees, slot = 0, tag = 136, "NoMiscFees", entry = MiscFeesGrpNoMiscFees,
-        slots = 4, table = MISC_FEES_GRP_NO_MISC_FEES
-    );
+    ///The `NoMiscFees` (136) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_misc_fees(&self) -> t::Entries<'a, MiscFeesGrpNoMiscFees<'a>, 4> {
+        self.0.group(0, &MISC_FEES_GRP_NO_MISC_FEES)
+    }
 }
 /// Builds the `MiscFeesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -9165,10 +9434,11 @@ t::build!(
 );
 t::block!(OrdAllocGrp, component = "OrdAllocGrp");
 impl<'v, 'a> OrdAllocGrp<'v, 'a> {
-    t::group!(
-        no_orders, slot = 0, tag = 73, "NoOrders", entry = OrdAllocGrpNoOrders, slots =
-        9, table = ORD_ALLOC_GRP_NO_ORDERS
-    );
+    ///The `NoOrders` (73) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_orders(&self) -> t::Entries<'a, OrdAllocGrpNoOrders<'a>, 9> {
+        self.0.group(0, &ORD_ALLOC_GRP_NO_ORDERS)
+    }
 }
 /// Builds the `OrdAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -9220,7 +9490,11 @@ impl<'a> OrdAllocGrpNoOrders<'a> {
     pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(4, 66)
     }
-    t::comp!(nested_parties2, slot = 5, slots = 1, "NestedParties2", NestedParties2);
+    ///The `NestedParties2` component.
+    #[inline]
+    pub fn nested_parties2(&self) -> NestedParties2<'_, 'a> {
+        NestedParties2(self.0.sub(5, 1))
+    }
     ///`OrderQty` (38), QTY.
     #[inline]
     pub fn order_qty(&self) -> t::Opt<v::Decimal> {
@@ -9300,10 +9574,11 @@ t::build!(
 );
 t::block!(OrdListStatGrp, component = "OrdListStatGrp");
 impl<'v, 'a> OrdListStatGrp<'v, 'a> {
-    t::req_group!(
-        no_orders, slot = 0, tag = 73, "NoOrders", entry = OrdListStatGrpNoOrders, slots
-        = 12, table = ORD_LIST_STAT_GRP_NO_ORDERS
-    );
+    ///The `NoOrders` (73) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_orders(&self) -> t::Entries<'a, OrdListStatGrpNoOrders<'a>, 12> {
+        self.0.group(0, &ORD_LIST_STAT_GRP_NO_ORDERS)
+    }
 }
 /// Builds the `OrdListStatGrp` component: [`OrdListStatGrpBuilder::new`] takes [`OrdListStatGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -9486,11 +9761,13 @@ t::build!(
 );
 t::block!(PosUndInstrmtGrp, component = "PosUndInstrmtGrp");
 impl<'v, 'a> PosUndInstrmtGrp<'v, 'a> {
-    t::group!(
-        no_underlyings, slot = 0, tag = 711, "NoUnderlyings", entry =
-        PosUndInstrmtGrpNoUnderlyings, slots = 49, table =
-        POS_UND_INSTRMT_GRP_NO_UNDERLYINGS
-    );
+    ///The `NoUnderlyings` (711) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_underlyings(
+        &self,
+    ) -> t::Entries<'a, PosUndInstrmtGrpNoUnderlyings<'a>, 49> {
+        self.0.group(0, &POS_UND_INSTRMT_GRP_NO_UNDERLYINGS)
+    }
 }
 /// Builds the `PosUndInstrmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -9532,10 +9809,11 @@ pub static POS_UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
 };
 t::entry!(PosUndInstrmtGrpNoUnderlyings, slots = 49, group = "NoUnderlyings", tag = 711);
 impl<'a> PosUndInstrmtGrpNoUnderlyings<'a> {
-    t::comp!(
-        underlying_instrument, slot = 0, slots = 47, "UnderlyingInstrument",
-        UnderlyingInstrument
-    );
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> UnderlyingInstrument<'_, 'a> {
+        UnderlyingInstrument(self.0.sub(0, 47))
+    }
     ///`UnderlyingSettlPrice` (732), PRICE, required.
     #[inline]
     pub fn underlying_settl_price(&self) -> t::Req<v::Decimal> {
@@ -9701,10 +9979,11 @@ t::build!(
 );
 t::block!(PreAllocGrp, component = "PreAllocGrp");
 impl<'v, 'a> PreAllocGrp<'v, 'a> {
-    t::group!(
-        no_allocs, slot = 0, tag = 78, "NoAllocs", entry = PreAllocGrpNoAllocs, slots =
-        6, table = PRE_ALLOC_GRP_NO_ALLOCS
-    );
+    ///The `NoAllocs` (78) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_allocs(&self) -> t::Entries<'a, PreAllocGrpNoAllocs<'a>, 6> {
+        self.0.group(0, &PRE_ALLOC_GRP_NO_ALLOCS)
+    }
 }
 /// Builds the `PreAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -9751,7 +10030,11 @@ impl<'a> PreAllocGrpNoAllocs<'a> {
     pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(3, 467)
     }
-    t::comp!(nested_parties, slot = 4, slots = 1, "NestedParties", NestedParties);
+    ///The `NestedParties` component.
+    #[inline]
+    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
+        NestedParties(self.0.sub(4, 1))
+    }
     ///`AllocQty` (80), QTY.
     #[inline]
     pub fn alloc_qty(&self) -> t::Opt<v::Decimal> {
@@ -9808,10 +10091,11 @@ t::build!(
 );
 t::block!(PreAllocMlegGrp, component = "PreAllocMlegGrp");
 impl<'v, 'a> PreAllocMlegGrp<'v, 'a> {
-    t::group!(
-        no_allocs, slot = 0, tag = 78, "NoAllocs", entry = PreAllocMlegGrpNoAllocs, slots
-        = 6, table = PRE_ALLOC_MLEG_GRP_NO_ALLOCS
-    );
+    ///The `NoAllocs` (78) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_allocs(&self) -> t::Entries<'a, PreAllocMlegGrpNoAllocs<'a>, 6> {
+        self.0.group(0, &PRE_ALLOC_MLEG_GRP_NO_ALLOCS)
+    }
 }
 /// Builds the `PreAllocMlegGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -9858,7 +10142,11 @@ impl<'a> PreAllocMlegGrpNoAllocs<'a> {
     pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(3, 467)
     }
-    t::comp!(nested_parties3, slot = 4, slots = 1, "NestedParties3", NestedParties3);
+    ///The `NestedParties3` component.
+    #[inline]
+    pub fn nested_parties3(&self) -> NestedParties3<'_, 'a> {
+        NestedParties3(self.0.sub(4, 1))
+    }
     ///`AllocQty` (80), QTY.
     #[inline]
     pub fn alloc_qty(&self) -> t::Opt<v::Decimal> {
@@ -9916,11 +10204,13 @@ t::build!(
 );
 t::block!(QuotCxlEntriesGrp, component = "QuotCxlEntriesGrp");
 impl<'v, 'a> QuotCxlEntriesGrp<'v, 'a> {
-    t::group!(
-        no_quote_entries, slot = 0, tag = 295, "NoQuoteEntries", entry =
-        QuotCxlEntriesGrpNoQuoteEntries, slots = 54, table =
-        QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES
-    );
+    ///The `NoQuoteEntries` (295) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_quote_entries(
+        &self,
+    ) -> t::Entries<'a, QuotCxlEntriesGrpNoQuoteEntries<'a>, 54> {
+        self.0.group(0, &QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES)
+    }
 }
 /// Builds the `QuotCxlEntriesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -9967,12 +10257,26 @@ t::entry!(
     QuotCxlEntriesGrpNoQuoteEntries, slots = 54, group = "NoQuoteEntries", tag = 295
 );
 impl<'a> QuotCxlEntriesGrpNoQuoteEntries<'a> {
-    t::comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
-    t::comp!(
-        financing_details, slot = 43, slots = 9, "FinancingDetails", FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 52, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 53, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> Instrument<'_, 'a> {
+        Instrument(self.0.sub(0, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> FinancingDetails<'_, 'a> {
+        FinancingDetails(self.0.sub(43, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
+        UndInstrmtGrp(self.0.sub(52, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> InstrmtLegGrp<'_, 'a> {
+        InstrmtLegGrp(self.0.sub(53, 1))
+    }
 }
 /// One field of a `NoQuoteEntries` (295) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -10130,11 +10434,13 @@ t::build!(
 );
 t::block!(QuotEntryAckGrp, component = "QuotEntryAckGrp");
 impl<'v, 'a> QuotEntryAckGrp<'v, 'a> {
-    t::group!(
-        no_quote_entries, slot = 0, tag = 295, "NoQuoteEntries", entry =
-        QuotEntryAckGrpNoQuoteEntries, slots = 69, table =
-        QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES
-    );
+    ///The `NoQuoteEntries` (295) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_quote_entries(
+        &self,
+    ) -> t::Entries<'a, QuotEntryAckGrpNoQuoteEntries<'a>, 69> {
+        self.0.group(0, &QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES)
+    }
 }
 /// Builds the `QuotEntryAckGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -10192,8 +10498,16 @@ impl<'a> QuotEntryAckGrpNoQuoteEntries<'a> {
     pub fn quote_entry_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(0, 299)
     }
-    t::comp!(instrument, slot = 1, slots = 43, "Instrument", Instrument);
-    t::comp!(instrmt_leg_grp, slot = 44, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> Instrument<'_, 'a> {
+        Instrument(self.0.sub(1, 43))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> InstrmtLegGrp<'_, 'a> {
+        InstrmtLegGrp(self.0.sub(44, 1))
+    }
     ///`BidPx` (132), PRICE.
     #[inline]
     pub fn bid_px(&self) -> t::Opt<v::Decimal> {
@@ -10555,10 +10869,13 @@ t::build!(
 );
 t::block!(QuotEntryGrp, component = "QuotEntryGrp");
 impl<'v, 'a> QuotEntryGrp<'v, 'a> {
-    t::req_group!(
-        no_quote_entries, slot = 0, tag = 295, "NoQuoteEntries", entry =
-        QuotEntryGrpNoQuoteEntries, slots = 68, table = QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES
-    );
+    ///The `NoQuoteEntries` (295) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_quote_entries(
+        &self,
+    ) -> t::Entries<'a, QuotEntryGrpNoQuoteEntries<'a>, 68> {
+        self.0.group(0, &QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES)
+    }
 }
 /// Builds the `QuotEntryGrp` component: [`QuotEntryGrpBuilder::new`] takes [`QuotEntryGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -10623,8 +10940,16 @@ impl<'a> QuotEntryGrpNoQuoteEntries<'a> {
     pub fn quote_entry_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(0, 299)
     }
-    t::comp!(instrument, slot = 1, slots = 43, "Instrument", Instrument);
-    t::comp!(instrmt_leg_grp, slot = 44, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> Instrument<'_, 'a> {
+        Instrument(self.0.sub(1, 43))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> InstrmtLegGrp<'_, 'a> {
+        InstrmtLegGrp(self.0.sub(44, 1))
+    }
     ///`BidPx` (132), PRICE.
     #[inline]
     pub fn bid_px(&self) -> t::Opt<v::Decimal> {
@@ -10975,11 +11300,13 @@ t::build!(
 );
 t::block!(QuotQualGrp, component = "QuotQualGrp");
 impl<'v, 'a> QuotQualGrp<'v, 'a> {
-    t::group!(
-        no_quote_qualifiers, slot = 0, tag = 735, "NoQuoteQualifiers", entry =
-        QuotQualGrpNoQuoteQualifiers, slots = 1, table =
-        QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS
-    );
+    ///The `NoQuoteQualifiers` (735) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_quote_qualifiers(
+        &self,
+    ) -> t::Entries<'a, QuotQualGrpNoQuoteQualifiers<'a>, 1> {
+        self.0.group(0, &QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS)
+    }
 }
 /// Builds the `QuotQualGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -11041,10 +11368,11 @@ t::build!(
 );
 t::block!(QuotReqGrp, component = "QuotReqGrp");
 impl<'v, 'a> QuotReqGrp<'v, 'a> {
-    t::req_group!(
-        no_related_sym, slot = 0, tag = 146, "NoRelatedSym", entry =
-        QuotReqGrpNoRelatedSym, slots = 100, table = QUOT_REQ_GRP_NO_RELATED_SYM
-    );
+    ///The `NoRelatedSym` (146) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_related_sym(&self) -> t::Entries<'a, QuotReqGrpNoRelatedSym<'a>, 100> {
+        self.0.group(0, &QUOT_REQ_GRP_NO_RELATED_SYM)
+    }
 }
 /// Builds the `QuotReqGrp` component: [`QuotReqGrpBuilder::new`] takes [`QuotReqGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -11113,11 +11441,21 @@ pub static QUOT_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
 };
 t::entry!(QuotReqGrpNoRelatedSym, slots = 100, group = "NoRelatedSym", tag = 146);
 impl<'a> QuotReqGrpNoRelatedSym<'a> {
-    t::req_comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
-    t::comp!(
-        financing_details, slot = 43, slots = 9, "FinancingDetails", FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 52, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> Instrument<'_, 'a> {
+        Instrument(self.0.sub(0, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> FinancingDetails<'_, 'a> {
+        FinancingDetails(self.0.sub(43, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
+        UndInstrmtGrp(self.0.sub(52, 1))
+    }
     ///`PrevClosePx` (140), PRICE.
     #[inline]
     pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
@@ -11158,7 +11496,11 @@ impl<'a> QuotReqGrpNoRelatedSym<'a> {
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(60, 854)
     }
-    t::comp!(order_qty_data, slot = 61, slots = 5, "OrderQtyData", OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> OrderQtyData<'_, 'a> {
+        OrderQtyData(self.0.sub(61, 5))
+    }
     ///`SettlType` (63), CHAR.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType> {
@@ -11184,7 +11526,11 @@ impl<'a> QuotReqGrpNoRelatedSym<'a> {
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(70, 15)
     }
-    t::comp!(stipulations, slot = 71, slots = 1, "Stipulations", Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> Stipulations<'_, 'a> {
+        Stipulations(self.0.sub(71, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -11200,8 +11546,16 @@ impl<'a> QuotReqGrpNoRelatedSym<'a> {
     pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
         self.0.get(74, 581)
     }
-    t::comp!(quot_req_legs_grp, slot = 75, slots = 1, "QuotReqLegsGrp", QuotReqLegsGrp);
-    t::comp!(quot_qual_grp, slot = 76, slots = 1, "QuotQualGrp", QuotQualGrp);
+    ///The `QuotReqLegsGrp` component.
+    #[inline]
+    pub fn quot_req_legs_grp(&self) -> QuotReqLegsGrp<'_, 'a> {
+        QuotReqLegsGrp(self.0.sub(75, 1))
+    }
+    ///The `QuotQualGrp` component.
+    #[inline]
+    pub fn quot_qual_grp(&self) -> QuotQualGrp<'_, 'a> {
+        QuotQualGrp(self.0.sub(76, 1))
+    }
     ///`QuotePriceType` (692), INT.
     #[inline]
     pub fn quote_price_type(&self) -> t::Opt<e::QuotePriceType<'a>> {
@@ -11227,10 +11581,11 @@ impl<'a> QuotReqGrpNoRelatedSym<'a> {
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(81, 60)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 82, slots = 8,
-        "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(&self) -> SpreadOrBenchmarkCurveData<'_, 'a> {
+        SpreadOrBenchmarkCurveData(self.0.sub(82, 8))
+    }
     ///`PriceType` (423), INT.
     #[inline]
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
@@ -11246,8 +11601,16 @@ impl<'a> QuotReqGrpNoRelatedSym<'a> {
     pub fn price2(&self) -> t::Opt<v::Decimal> {
         self.0.get(92, 640)
     }
-    t::comp!(yield_data, slot = 93, slots = 6, "YieldData", YieldData);
-    t::comp!(parties, slot = 99, slots = 1, "Parties", Parties);
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> YieldData<'_, 'a> {
+        YieldData(self.0.sub(93, 6))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> Parties<'_, 'a> {
+        Parties(self.0.sub(99, 1))
+    }
 }
 /// One field of a `NoRelatedSym` (146) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -11574,10 +11937,11 @@ t::build!(
 );
 t::block!(QuotReqLegsGrp, component = "QuotReqLegsGrp");
 impl<'v, 'a> QuotReqLegsGrp<'v, 'a> {
-    t::group!(
-        no_legs, slot = 0, tag = 555, "NoLegs", entry = QuotReqLegsGrpNoLegs, slots = 53,
-        table = QUOT_REQ_LEGS_GRP_NO_LEGS
-    );
+    ///The `NoLegs` (555) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_legs(&self) -> t::Entries<'a, QuotReqLegsGrpNoLegs<'a>, 53> {
+        self.0.group(0, &QUOT_REQ_LEGS_GRP_NO_LEGS)
+    }
 }
 /// Builds the `QuotReqLegsGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -11621,7 +11985,11 @@ pub static QUOT_REQ_LEGS_GRP_NO_LEGS: t::Group = t::Group {
 };
 t::entry!(QuotReqLegsGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
 impl<'a> QuotReqLegsGrpNoLegs<'a> {
-    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    ///The `InstrumentLeg` component.
+    #[inline]
+    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
+        InstrumentLeg(self.0.sub(0, 42))
+    }
     ///`LegQty` (687), QTY.
     #[inline]
     pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
@@ -11642,12 +12010,21 @@ impl<'a> QuotReqLegsGrpNoLegs<'a> {
     pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(45, 588)
     }
-    t::comp!(leg_stipulations, slot = 46, slots = 1, "LegStipulations", LegStipulations);
-    t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
-    t::comp!(
-        leg_benchmark_curve_data, slot = 48, slots = 5, "LegBenchmarkCurveData",
-        LegBenchmarkCurveData
-    );
+    ///The `LegStipulations` component.
+    #[inline]
+    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
+        LegStipulations(self.0.sub(46, 1))
+    }
+    ///The `NestedParties` component.
+    #[inline]
+    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
+        NestedParties(self.0.sub(47, 1))
+    }
+    ///The `LegBenchmarkCurveData` component.
+    #[inline]
+    pub fn leg_benchmark_curve_data(&self) -> LegBenchmarkCurveData<'_, 'a> {
+        LegBenchmarkCurveData(self.0.sub(48, 5))
+    }
 }
 /// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -11813,10 +12190,11 @@ t::build!(
 );
 t::block!(QuotReqRjctGrp, component = "QuotReqRjctGrp");
 impl<'v, 'a> QuotReqRjctGrp<'v, 'a> {
-    t::req_group!(
-        no_related_sym, slot = 0, tag = 146, "NoRelatedSym", entry =
-        QuotReqRjctGrpNoRelatedSym, slots = 99, table = QUOT_REQ_RJCT_GRP_NO_RELATED_SYM
-    );
+    ///The `NoRelatedSym` (146) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_related_sym(&self) -> t::Entries<'a, QuotReqRjctGrpNoRelatedSym<'a>, 99> {
+        self.0.group(0, &QUOT_REQ_RJCT_GRP_NO_RELATED_SYM)
+    }
 }
 /// Builds the `QuotReqRjctGrp` component: [`QuotReqRjctGrpBuilder::new`] takes [`QuotReqRjctGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -11884,11 +12262,21 @@ pub static QUOT_REQ_RJCT_GRP_NO_RELATED_SYM: t::Group = t::Group {
 };
 t::entry!(QuotReqRjctGrpNoRelatedSym, slots = 99, group = "NoRelatedSym", tag = 146);
 impl<'a> QuotReqRjctGrpNoRelatedSym<'a> {
-    t::req_comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
-    t::comp!(
-        financing_details, slot = 43, slots = 9, "FinancingDetails", FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 52, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> Instrument<'_, 'a> {
+        Instrument(self.0.sub(0, 43))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> FinancingDetails<'_, 'a> {
+        FinancingDetails(self.0.sub(43, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
+        UndInstrmtGrp(self.0.sub(52, 1))
+    }
     ///`PrevClosePx` (140), PRICE.
     #[inline]
     pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
@@ -11929,7 +12317,11 @@ impl<'a> QuotReqRjctGrpNoRelatedSym<'a> {
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(60, 854)
     }
-    t::comp!(order_qty_data, slot = 61, slots = 5, "OrderQtyData", OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> OrderQtyData<'_, 'a> {
+        OrderQtyData(self.0.sub(61, 5))
+    }
     ///`SettlType` (63), CHAR.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType> {
@@ -11955,7 +12347,11 @@ impl<'a> QuotReqRjctGrpNoRelatedSym<'a> {
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(70, 15)
     }
-    t::comp!(stipulations, slot = 71, slots = 1, "Stipulations", Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> Stipulations<'_, 'a> {
+        Stipulations(self.0.sub(71, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -11971,8 +12367,16 @@ impl<'a> QuotReqRjctGrpNoRelatedSym<'a> {
     pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
         self.0.get(74, 581)
     }
-    t::comp!(quot_req_legs_grp, slot = 75, slots = 1, "QuotReqLegsGrp", QuotReqLegsGrp);
-    t::comp!(quot_qual_grp, slot = 76, slots = 1, "QuotQualGrp", QuotQualGrp);
+    ///The `QuotReqLegsGrp` component.
+    #[inline]
+    pub fn quot_req_legs_grp(&self) -> QuotReqLegsGrp<'_, 'a> {
+        QuotReqLegsGrp(self.0.sub(75, 1))
+    }
+    ///The `QuotQualGrp` component.
+    #[inline]
+    pub fn quot_qual_grp(&self) -> QuotQualGrp<'_, 'a> {
+        QuotQualGrp(self.0.sub(76, 1))
+    }
     ///`QuotePriceType` (692), INT.
     #[inline]
     pub fn quote_price_type(&self) -> t::Opt<e::QuotePriceType<'a>> {
@@ -11993,10 +12397,11 @@ impl<'a> QuotReqRjctGrpNoRelatedSym<'a> {
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(80, 60)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 81, slots = 8,
-        "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(&self) -> SpreadOrBenchmarkCurveData<'_, 'a> {
+        SpreadOrBenchmarkCurveData(self.0.sub(81, 8))
+    }
     ///`PriceType` (423), INT.
     #[inline]
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
@@ -12012,8 +12417,16 @@ impl<'a> QuotReqRjctGrpNoRelatedSym<'a> {
     pub fn price2(&self) -> t::Opt<v::Decimal> {
         self.0.get(91, 640)
     }
-    t::comp!(yield_data, slot = 92, slots = 6, "YieldData", YieldData);
-    t::comp!(parties, slot = 98, slots = 1, "Parties", Parties);
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> YieldData<'_, 'a> {
+        YieldData(self.0.sub(92, 6))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> Parties<'_, 'a> {
+        Parties(self.0.sub(98, 1))
+    }
 }
 /// One field of a `NoRelatedSym` (146) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -12336,10 +12749,11 @@ t::build!(
 );
 t::block!(QuotSetAckGrp, component = "QuotSetAckGrp");
 impl<'v, 'a> QuotSetAckGrp<'v, 'a> {
-    t::group!(
-        no_quote_sets, slot = 0, tag = 296, "NoQuoteSets", entry =
-        QuotSetAckGrpNoQuoteSets, slots = 51, table = QUOT_SET_ACK_GRP_NO_QUOTE_SETS
-    );
+    ///The `NoQuoteSets` (296) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_quote_sets(&self) -> t::Entries<'a, QuotSetAckGrpNoQuoteSets<'a>, 51> {
+        self.0.group(0, &QUOT_SET_ACK_GRP_NO_QUOTE_SETS)
+    }
 }
 /// Builds the `QuotSetAckGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -12387,10 +12801,11 @@ impl<'a> QuotSetAckGrpNoQuoteSets<'a> {
     pub fn quote_set_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(0, 302)
     }
-    t::comp!(
-        underlying_instrument, slot = 1, slots = 47, "UnderlyingInstrument",
-        UnderlyingInstrument
-    );
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> UnderlyingInstrument<'_, 'a> {
+        UnderlyingInstrument(self.0.sub(1, 47))
+    }
     ///`TotNoQuoteEntries` (304), INT.
     #[inline]
     pub fn tot_no_quote_entries(&self) -> t::Opt<i64> {
@@ -12401,9 +12816,11 @@ impl<'a> QuotSetAckGrpNoQuoteSets<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(49, 893)
     }
-    t::comp!(
-        quot_entry_ack_grp, slot = 50, slots = 1, "QuotEntryAckGrp", QuotEntryAckGrp
-    );
+    ///The `QuotEntryAckGrp` component.
+    #[inline]
+    pub fn quot_entry_ack_grp(&self) -> QuotEntryAckGrp<'_, 'a> {
+        QuotEntryAckGrp(self.0.sub(50, 1))
+    }
 }
 /// One field of a `NoQuoteSets` (296) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -12561,10 +12978,11 @@ t::build!(
 );
 t::block!(QuotSetGrp, component = "QuotSetGrp");
 impl<'v, 'a> QuotSetGrp<'v, 'a> {
-    t::req_group!(
-        no_quote_sets, slot = 0, tag = 296, "NoQuoteSets", entry = QuotSetGrpNoQuoteSets,
-        slots = 52, table = QUOT_SET_GRP_NO_QUOTE_SETS
-    );
+    ///The `NoQuoteSets` (296) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_quote_sets(&self) -> t::Entries<'a, QuotSetGrpNoQuoteSets<'a>, 52> {
+        self.0.group(0, &QUOT_SET_GRP_NO_QUOTE_SETS)
+    }
 }
 /// Builds the `QuotSetGrp` component: [`QuotSetGrpBuilder::new`] takes [`QuotSetGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -12622,10 +13040,11 @@ impl<'a> QuotSetGrpNoQuoteSets<'a> {
     pub fn quote_set_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(0, 302)
     }
-    t::comp!(
-        underlying_instrument, slot = 1, slots = 47, "UnderlyingInstrument",
-        UnderlyingInstrument
-    );
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> UnderlyingInstrument<'_, 'a> {
+        UnderlyingInstrument(self.0.sub(1, 47))
+    }
     ///`QuoteSetValidUntilTime` (367), UTCTIMESTAMP.
     #[inline]
     pub fn quote_set_valid_until_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -12641,7 +13060,11 @@ impl<'a> QuotSetGrpNoQuoteSets<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(50, 893)
     }
-    t::req_comp!(quot_entry_grp, slot = 51, slots = 1, "QuotEntryGrp", QuotEntryGrp);
+    ///The `QuotEntryGrp` component (required).
+    #[inline]
+    pub fn quot_entry_grp(&self) -> QuotEntryGrp<'_, 'a> {
+        QuotEntryGrp(self.0.sub(51, 1))
+    }
 }
 /// One field of a `NoQuoteSets` (296) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -12809,11 +13232,13 @@ t::build!(
 );
 t::block!(RelSymDerivSecGrp, component = "RelSymDerivSecGrp");
 impl<'v, 'a> RelSymDerivSecGrp<'v, 'a> {
-    t::group!(
-        no_related_sym, slot = 0, tag = 146, "NoRelatedSym", entry =
-        RelSymDerivSecGrpNoRelatedSym, slots = 54, table =
-        REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM
-    );
+    ///The `NoRelatedSym` (146) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_related_sym(
+        &self,
+    ) -> t::Entries<'a, RelSymDerivSecGrpNoRelatedSym<'a>, 54> {
+        self.0.group(0, &REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM)
+    }
 }
 /// Builds the `RelSymDerivSecGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -12858,7 +13283,11 @@ pub static REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM: t::Group = t::Group {
 };
 t::entry!(RelSymDerivSecGrpNoRelatedSym, slots = 54, group = "NoRelatedSym", tag = 146);
 impl<'a> RelSymDerivSecGrpNoRelatedSym<'a> {
-    t::comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> Instrument<'_, 'a> {
+        Instrument(self.0.sub(0, 43))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -12869,11 +13298,16 @@ impl<'a> RelSymDerivSecGrpNoRelatedSym<'a> {
     pub fn expiration_cycle(&self) -> t::Opt<e::ExpirationCycle<'a>> {
         self.0.get(44, 827)
     }
-    t::comp!(
-        instrument_extension, slot = 45, slots = 3, "InstrumentExtension",
-        InstrumentExtension
-    );
-    t::comp!(instrmt_leg_grp, slot = 48, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> InstrumentExtension<'_, 'a> {
+        InstrumentExtension(self.0.sub(45, 3))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> InstrmtLegGrp<'_, 'a> {
+        InstrmtLegGrp(self.0.sub(48, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -13067,10 +13501,11 @@ t::build!(
 );
 t::block!(RfqReqGrp, component = "RFQReqGrp");
 impl<'v, 'a> RfqReqGrp<'v, 'a> {
-    t::req_group!(
-        no_related_sym, slot = 0, tag = 146, "NoRelatedSym", entry =
-        RfqReqGrpNoRelatedSym, slots = 50, table = RFQ_REQ_GRP_NO_RELATED_SYM
-    );
+    ///The `NoRelatedSym` (146) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_related_sym(&self) -> t::Entries<'a, RfqReqGrpNoRelatedSym<'a>, 50> {
+        self.0.group(0, &RFQ_REQ_GRP_NO_RELATED_SYM)
+    }
 }
 /// Builds the `RFQReqGrp` component: [`RfqReqGrpBuilder::new`] takes [`RfqReqGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -13123,9 +13558,21 @@ pub static RFQ_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
 };
 t::entry!(RfqReqGrpNoRelatedSym, slots = 50, group = "NoRelatedSym", tag = 146);
 impl<'a> RfqReqGrpNoRelatedSym<'a> {
-    t::req_comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
-    t::comp!(und_instrmt_grp, slot = 43, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 44, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> Instrument<'_, 'a> {
+        Instrument(self.0.sub(0, 43))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
+        UndInstrmtGrp(self.0.sub(43, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> InstrmtLegGrp<'_, 'a> {
+        InstrmtLegGrp(self.0.sub(44, 1))
+    }
     ///`PrevClosePx` (140), PRICE.
     #[inline]
     pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
@@ -13307,11 +13754,13 @@ t::build!(
 );
 t::block!(RgstDistInstGrp, component = "RgstDistInstGrp");
 impl<'v, 'a> RgstDistInstGrp<'v, 'a> {
-    t::group!(
-        no_distrib_insts, slot = 0, tag = 510, "NoDistribInsts", entry =
-        RgstDistInstGrpNoDistribInsts, slots = 8, table =
-        RGST_DIST_INST_GRP_NO_DISTRIB_INSTS
-    );
+    ///The `NoDistribInsts` (510) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_distrib_insts(
+        &self,
+    ) -> t::Entries<'a, RgstDistInstGrpNoDistribInsts<'a>, 8> {
+        self.0.group(0, &RGST_DIST_INST_GRP_NO_DISTRIB_INSTS)
+    }
 }
 /// Builds the `RgstDistInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -13441,10 +13890,11 @@ t::build!(
 );
 t::block!(RgstDtlsGrp, component = "RgstDtlsGrp");
 impl<'v, 'a> RgstDtlsGrp<'v, 'a> {
-    t::group!(
-        no_regist_dtls, slot = 0, tag = 473, "NoRegistDtls", entry =
-        RgstDtlsGrpNoRegistDtls, slots = 8, table = RGST_DTLS_GRP_NO_REGIST_DTLS
-    );
+    ///The `NoRegistDtls` (473) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_regist_dtls(&self) -> t::Entries<'a, RgstDtlsGrpNoRegistDtls<'a>, 8> {
+        self.0.group(0, &RGST_DTLS_GRP_NO_REGIST_DTLS)
+    }
 }
 /// Builds the `RgstDtlsGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -13491,7 +13941,11 @@ impl<'a> RgstDtlsGrpNoRegistDtls<'a> {
     pub fn mailing_inst(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(3, 482)
     }
-    t::comp!(nested_parties, slot = 4, slots = 1, "NestedParties", NestedParties);
+    ///The `NestedParties` component.
+    #[inline]
+    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
+        NestedParties(self.0.sub(4, 1))
+    }
     ///`OwnerType` (522), INT.
     #[inline]
     pub fn owner_type(&self) -> t::Opt<e::OwnerType<'a>> {
@@ -13568,10 +14022,11 @@ t::build!(
 );
 t::block!(RoutingGrp, component = "RoutingGrp");
 impl<'v, 'a> RoutingGrp<'v, 'a> {
-    t::group!(
-        no_routing_ids, slot = 0, tag = 215, "NoRoutingIDs", entry =
-        RoutingGrpNoRoutingIds, slots = 2, table = ROUTING_GRP_NO_ROUTING_IDS
-    );
+    ///The `NoRoutingIDs` (215) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_routing_ids(&self) -> t::Entries<'a, RoutingGrpNoRoutingIds<'a>, 2> {
+        self.0.group(0, &ROUTING_GRP_NO_ROUTING_IDS)
+    }
 }
 /// Builds the `RoutingGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -13638,10 +14093,11 @@ t::build!(
 );
 t::block!(SecListGrp, component = "SecListGrp");
 impl<'v, 'a> SecListGrp<'v, 'a> {
-    t::group!(
-        no_related_sym, slot = 0, tag = 146, "NoRelatedSym", entry =
-        SecListGrpNoRelatedSym, slots = 81, table = SEC_LIST_GRP_NO_RELATED_SYM
-    );
+    ///The `NoRelatedSym` (146) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_related_sym(&self) -> t::Entries<'a, SecListGrpNoRelatedSym<'a>, 81> {
+        self.0.group(0, &SEC_LIST_GRP_NO_RELATED_SYM)
+    }
 }
 /// Builds the `SecListGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -13697,30 +14153,51 @@ pub static SEC_LIST_GRP_NO_RELATED_SYM: t::Group = t::Group {
 };
 t::entry!(SecListGrpNoRelatedSym, slots = 81, group = "NoRelatedSym", tag = 146);
 impl<'a> SecListGrpNoRelatedSym<'a> {
-    t::comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
-    t::comp!(
-        instrument_extension, slot = 43, slots = 3, "InstrumentExtension",
-        InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 46, slots = 9, "FinancingDetails", FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 55, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> Instrument<'_, 'a> {
+        Instrument(self.0.sub(0, 43))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> InstrumentExtension<'_, 'a> {
+        InstrumentExtension(self.0.sub(43, 3))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> FinancingDetails<'_, 'a> {
+        FinancingDetails(self.0.sub(46, 9))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
+        UndInstrmtGrp(self.0.sub(55, 1))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
         self.0.get(56, 15)
     }
-    t::comp!(stipulations, slot = 57, slots = 1, "Stipulations", Stipulations);
-    t::comp!(
-        instrmt_leg_sec_list_grp, slot = 58, slots = 1, "InstrmtLegSecListGrp",
-        InstrmtLegSecListGrp
-    );
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 59, slots = 8,
-        "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 67, slots = 6, "YieldData", YieldData);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> Stipulations<'_, 'a> {
+        Stipulations(self.0.sub(57, 1))
+    }
+    ///The `InstrmtLegSecListGrp` component.
+    #[inline]
+    pub fn instrmt_leg_sec_list_grp(&self) -> InstrmtLegSecListGrp<'_, 'a> {
+        InstrmtLegSecListGrp(self.0.sub(58, 1))
+    }
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(&self) -> SpreadOrBenchmarkCurveData<'_, 'a> {
+        SpreadOrBenchmarkCurveData(self.0.sub(59, 8))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> YieldData<'_, 'a> {
+        YieldData(self.0.sub(67, 6))
+    }
     ///`RoundLot` (561), QTY.
     #[inline]
     pub fn round_lot(&self) -> t::Opt<v::Decimal> {
@@ -14006,10 +14483,13 @@ t::build!(
 );
 t::block!(SecTypesGrp, component = "SecTypesGrp");
 impl<'v, 'a> SecTypesGrp<'v, 'a> {
-    t::group!(
-        no_security_types, slot = 0, tag = 558, "NoSecurityTypes", entry =
-        SecTypesGrpNoSecurityTypes, slots = 4, table = SEC_TYPES_GRP_NO_SECURITY_TYPES
-    );
+    ///The `NoSecurityTypes` (558) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_security_types(
+        &self,
+    ) -> t::Entries<'a, SecTypesGrpNoSecurityTypes<'a>, 4> {
+        self.0.group(0, &SEC_TYPES_GRP_NO_SECURITY_TYPES)
+    }
 }
 /// Builds the `SecTypesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -14096,10 +14576,11 @@ t::build!(
 );
 t::block!(SettlInstGrp, component = "SettlInstGrp");
 impl<'v, 'a> SettlInstGrp<'v, 'a> {
-    t::group!(
-        no_settl_inst, slot = 0, tag = 778, "NoSettlInst", entry =
-        SettlInstGrpNoSettlInst, slots = 25, table = SETTL_INST_GRP_NO_SETTL_INST
-    );
+    ///The `NoSettlInst` (778) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_settl_inst(&self) -> t::Entries<'a, SettlInstGrpNoSettlInst<'a>, 25> {
+        self.0.group(0, &SETTL_INST_GRP_NO_SETTL_INST)
+    }
 }
 /// Builds the `SettlInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -14147,7 +14628,11 @@ impl<'a> SettlInstGrpNoSettlInst<'a> {
     pub fn settl_inst_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(2, 214)
     }
-    t::comp!(parties, slot = 3, slots = 1, "Parties", Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> Parties<'_, 'a> {
+        Parties(self.0.sub(3, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
@@ -14183,10 +14668,11 @@ impl<'a> SettlInstGrpNoSettlInst<'a> {
     pub fn last_update_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(10, 779)
     }
-    t::comp!(
-        settl_instructions_data, slot = 11, slots = 5, "SettlInstructionsData",
-        SettlInstructionsData
-    );
+    ///The `SettlInstructionsData` component.
+    #[inline]
+    pub fn settl_instructions_data(&self) -> SettlInstructionsData<'_, 'a> {
+        SettlInstructionsData(self.0.sub(11, 5))
+    }
     ///`PaymentMethod` (492), INT.
     #[inline]
     pub fn payment_method(&self) -> t::Opt<e::PaymentMethod<'a>> {
@@ -14360,10 +14846,11 @@ t::build!(
 );
 t::block!(SideCrossOrdCxlGrp, component = "SideCrossOrdCxlGrp");
 impl<'v, 'a> SideCrossOrdCxlGrp<'v, 'a> {
-    t::req_group!(
-        no_sides, slot = 0, tag = 552, "NoSides", entry = SideCrossOrdCxlGrpNoSides,
-        slots = 18, table = SIDE_CROSS_ORD_CXL_GRP_NO_SIDES
-    );
+    ///The `NoSides` (552) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_sides(&self) -> t::Entries<'a, SideCrossOrdCxlGrpNoSides<'a>, 18> {
+        self.0.group(0, &SIDE_CROSS_ORD_CXL_GRP_NO_SIDES)
+    }
 }
 /// Builds the `SideCrossOrdCxlGrp` component: [`SideCrossOrdCxlGrpBuilder::new`] takes [`SideCrossOrdCxlGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -14434,7 +14921,11 @@ impl<'a> SideCrossOrdCxlGrpNoSides<'a> {
     pub fn orig_ord_mod_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(5, 586)
     }
-    t::comp!(parties, slot = 6, slots = 1, "Parties", Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> Parties<'_, 'a> {
+        Parties(self.0.sub(6, 1))
+    }
     ///`TradeOriginationDate` (229), LOCALMKTDATE.
     #[inline]
     pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -14445,7 +14936,11 @@ impl<'a> SideCrossOrdCxlGrpNoSides<'a> {
     pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(8, 75)
     }
-    t::req_comp!(order_qty_data, slot = 9, slots = 5, "OrderQtyData", OrderQtyData);
+    ///The `OrderQtyData` component (required).
+    #[inline]
+    pub fn order_qty_data(&self) -> OrderQtyData<'_, 'a> {
+        OrderQtyData(self.0.sub(9, 5))
+    }
     ///`ComplianceID` (376), STRING.
     #[inline]
     pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -14565,10 +15060,11 @@ t::build!(
 );
 t::block!(SideCrossOrdModGrp, component = "SideCrossOrdModGrp");
 impl<'v, 'a> SideCrossOrdModGrp<'v, 'a> {
-    t::req_group!(
-        no_sides, slot = 0, tag = 552, "NoSides", entry = SideCrossOrdModGrpNoSides,
-        slots = 40, table = SIDE_CROSS_ORD_MOD_GRP_NO_SIDES
-    );
+    ///The `NoSides` (552) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_sides(&self) -> t::Entries<'a, SideCrossOrdModGrpNoSides<'a>, 40> {
+        self.0.group(0, &SIDE_CROSS_ORD_MOD_GRP_NO_SIDES)
+    }
 }
 /// Builds the `SideCrossOrdModGrp` component: [`SideCrossOrdModGrpBuilder::new`] takes [`SideCrossOrdModGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -14634,7 +15130,11 @@ impl<'a> SideCrossOrdModGrpNoSides<'a> {
     pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(3, 583)
     }
-    t::comp!(parties, slot = 4, slots = 1, "Parties", Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> Parties<'_, 'a> {
+        Parties(self.0.sub(4, 1))
+    }
     ///`TradeOriginationDate` (229), LOCALMKTDATE.
     #[inline]
     pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -14680,14 +15180,26 @@ impl<'a> SideCrossOrdModGrpNoSides<'a> {
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(13, 70)
     }
-    t::comp!(pre_alloc_grp, slot = 14, slots = 1, "PreAllocGrp", PreAllocGrp);
+    ///The `PreAllocGrp` component.
+    #[inline]
+    pub fn pre_alloc_grp(&self) -> PreAllocGrp<'_, 'a> {
+        PreAllocGrp(self.0.sub(14, 1))
+    }
     ///`QtyType` (854), INT.
     #[inline]
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(15, 854)
     }
-    t::req_comp!(order_qty_data, slot = 16, slots = 5, "OrderQtyData", OrderQtyData);
-    t::comp!(commission_data, slot = 21, slots = 4, "CommissionData", CommissionData);
+    ///The `OrderQtyData` component (required).
+    #[inline]
+    pub fn order_qty_data(&self) -> OrderQtyData<'_, 'a> {
+        OrderQtyData(self.0.sub(16, 5))
+    }
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> CommissionData<'_, 'a> {
+        CommissionData(self.0.sub(21, 4))
+    }
     ///`OrderCapacity` (528), CHAR.
     #[inline]
     pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
@@ -14952,10 +15464,11 @@ t::build!(
 );
 t::block!(TrdAllocGrp, component = "TrdAllocGrp");
 impl<'v, 'a> TrdAllocGrp<'v, 'a> {
-    t::group!(
-        no_allocs, slot = 0, tag = 78, "NoAllocs", entry = TrdAllocGrpNoAllocs, slots =
-        6, table = TRD_ALLOC_GRP_NO_ALLOCS
-    );
+    ///The `NoAllocs` (78) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_allocs(&self) -> t::Entries<'a, TrdAllocGrpNoAllocs<'a>, 6> {
+        self.0.group(0, &TRD_ALLOC_GRP_NO_ALLOCS)
+    }
 }
 /// Builds the `TrdAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -15002,7 +15515,11 @@ impl<'a> TrdAllocGrpNoAllocs<'a> {
     pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(3, 467)
     }
-    t::comp!(nested_parties2, slot = 4, slots = 1, "NestedParties2", NestedParties2);
+    ///The `NestedParties2` component.
+    #[inline]
+    pub fn nested_parties2(&self) -> NestedParties2<'_, 'a> {
+        NestedParties2(self.0.sub(4, 1))
+    }
     ///`AllocQty` (80), QTY.
     #[inline]
     pub fn alloc_qty(&self) -> t::Opt<v::Decimal> {
@@ -15059,10 +15576,11 @@ t::build!(
 );
 t::block!(TrdCapDtGrp, component = "TrdCapDtGrp");
 impl<'v, 'a> TrdCapDtGrp<'v, 'a> {
-    t::group!(
-        no_dates, slot = 0, tag = 580, "NoDates", entry = TrdCapDtGrpNoDates, slots = 2,
-        table = TRD_CAP_DT_GRP_NO_DATES
-    );
+    ///The `NoDates` (580) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_dates(&self) -> t::Entries<'a, TrdCapDtGrpNoDates<'a>, 2> {
+        self.0.group(0, &TRD_CAP_DT_GRP_NO_DATES)
+    }
 }
 /// Builds the `TrdCapDtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -15131,10 +15649,11 @@ t::build!(
 );
 t::block!(TrdCapRptSideGrp, component = "TrdCapRptSideGrp");
 impl<'v, 'a> TrdCapRptSideGrp<'v, 'a> {
-    t::req_group!(
-        no_sides, slot = 0, tag = 552, "NoSides", entry = TrdCapRptSideGrpNoSides, slots
-        = 61, table = TRD_CAP_RPT_SIDE_GRP_NO_SIDES
-    );
+    ///The `NoSides` (552) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_sides(&self) -> t::Entries<'a, TrdCapRptSideGrpNoSides<'a>, 61> {
+        self.0.group(0, &TRD_CAP_RPT_SIDE_GRP_NO_SIDES)
+    }
 }
 /// Builds the `TrdCapRptSideGrp` component: [`TrdCapRptSideGrpBuilder::new`] takes [`TrdCapRptSideGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -15220,7 +15739,11 @@ impl<'a> TrdCapRptSideGrpNoSides<'a> {
     pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(5, 66)
     }
-    t::comp!(parties, slot = 6, slots = 1, "Parties", Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> Parties<'_, 'a> {
+        Parties(self.0.sub(6, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -15246,7 +15769,11 @@ impl<'a> TrdCapRptSideGrpNoSides<'a> {
     pub fn odd_lot(&self) -> t::Opt<bool> {
         self.0.get(11, 575)
     }
-    t::comp!(clr_inst_grp, slot = 12, slots = 1, "ClrInstGrp", ClrInstGrp);
+    ///The `ClrInstGrp` component.
+    #[inline]
+    pub fn clr_inst_grp(&self) -> ClrInstGrp<'_, 'a> {
+        ClrInstGrp(self.0.sub(12, 1))
+    }
     ///`TradeInputSource` (578), STRING.
     #[inline]
     pub fn trade_input_source(&self) -> t::Opt<v::FixStr<'a>> {
@@ -15322,7 +15849,11 @@ impl<'a> TrdCapRptSideGrpNoSides<'a> {
     pub fn time_bracket(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(27, 943)
     }
-    t::comp!(commission_data, slot = 28, slots = 4, "CommissionData", CommissionData);
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> CommissionData<'_, 'a> {
+        CommissionData(self.0.sub(28, 4))
+    }
     ///`GrossTradeAmt` (381), AMT.
     #[inline]
     pub fn gross_trade_amt(&self) -> t::Opt<v::Decimal> {
@@ -15430,9 +15961,21 @@ impl<'a> TrdCapRptSideGrpNoSides<'a> {
     ) -> t::Opt<e::SideMultiLegReportingType<'a>> {
         self.0.get(52, 752)
     }
-    t::comp!(cont_amt_grp, slot = 53, slots = 1, "ContAmtGrp", ContAmtGrp);
-    t::comp!(stipulations, slot = 54, slots = 1, "Stipulations", Stipulations);
-    t::comp!(misc_fees_grp, slot = 55, slots = 1, "MiscFeesGrp", MiscFeesGrp);
+    ///The `ContAmtGrp` component.
+    #[inline]
+    pub fn cont_amt_grp(&self) -> ContAmtGrp<'_, 'a> {
+        ContAmtGrp(self.0.sub(53, 1))
+    }
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> Stipulations<'_, 'a> {
+        Stipulations(self.0.sub(54, 1))
+    }
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> MiscFeesGrp<'_, 'a> {
+        MiscFeesGrp(self.0.sub(55, 1))
+    }
     ///`ExchangeRule` (825), STRING.
     #[inline]
     pub fn exchange_rule(&self) -> t::Opt<v::FixStr<'a>> {
@@ -15453,7 +15996,11 @@ impl<'a> TrdCapRptSideGrpNoSides<'a> {
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(59, 70)
     }
-    t::comp!(trd_alloc_grp, slot = 60, slots = 1, "TrdAllocGrp", TrdAllocGrp);
+    ///The `TrdAllocGrp` component.
+    #[inline]
+    pub fn trd_alloc_grp(&self) -> TrdAllocGrp<'_, 'a> {
+        TrdAllocGrp(self.0.sub(60, 1))
+    }
 }
 /// One field of a `NoSides` (552) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -15747,10 +16294,11 @@ t::build!(
 );
 t::block!(TrdCollGrp, component = "TrdCollGrp");
 impl<'v, 'a> TrdCollGrp<'v, 'a> {
-    t::group!(
-        no_trades, slot = 0, tag = 897, "NoTrades", entry = TrdCollGrpNoTrades, slots =
-        2, table = TRD_COLL_GRP_NO_TRADES
-    );
+    ///The `NoTrades` (897) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_trades(&self) -> t::Entries<'a, TrdCollGrpNoTrades<'a>, 2> {
+        self.0.group(0, &TRD_COLL_GRP_NO_TRADES)
+    }
 }
 /// Builds the `TrdCollGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -15817,10 +16365,11 @@ t::build!(
 );
 t::block!(TrdInstrmtLegGrp, component = "TrdInstrmtLegGrp");
 impl<'v, 'a> TrdInstrmtLegGrp<'v, 'a> {
-    t::group!(
-        no_legs, slot = 0, tag = 555, "NoLegs", entry = TrdInstrmtLegGrpNoLegs, slots =
-        53, table = TRD_INSTRMT_LEG_GRP_NO_LEGS
-    );
+    ///The `NoLegs` (555) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_legs(&self) -> t::Entries<'a, TrdInstrmtLegGrpNoLegs<'a>, 53> {
+        self.0.group(0, &TRD_INSTRMT_LEG_GRP_NO_LEGS)
+    }
 }
 /// Builds the `TrdInstrmtLegGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -15864,7 +16413,11 @@ pub static TRD_INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
 };
 t::entry!(TrdInstrmtLegGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
 impl<'a> TrdInstrmtLegGrpNoLegs<'a> {
-    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    ///The `InstrumentLeg` component.
+    #[inline]
+    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
+        InstrumentLeg(self.0.sub(0, 42))
+    }
     ///`LegQty` (687), QTY.
     #[inline]
     pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
@@ -15875,7 +16428,11 @@ impl<'a> TrdInstrmtLegGrpNoLegs<'a> {
     pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
         self.0.get(43, 690)
     }
-    t::comp!(leg_stipulations, slot = 44, slots = 1, "LegStipulations", LegStipulations);
+    ///The `LegStipulations` component.
+    #[inline]
+    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
+        LegStipulations(self.0.sub(44, 1))
+    }
     ///`LegPositionEffect` (564), CHAR.
     #[inline]
     pub fn leg_position_effect(&self) -> t::Opt<v::Char> {
@@ -15886,7 +16443,11 @@ impl<'a> TrdInstrmtLegGrpNoLegs<'a> {
     pub fn leg_covered_or_uncovered(&self) -> t::Opt<i64> {
         self.0.get(46, 565)
     }
-    t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
+    ///The `NestedParties` component.
+    #[inline]
+    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
+        NestedParties(self.0.sub(47, 1))
+    }
     ///`LegRefID` (654), STRING.
     #[inline]
     pub fn leg_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -16087,10 +16648,13 @@ t::build!(
 );
 t::block!(TrdgSesGrp, component = "TrdgSesGrp");
 impl<'v, 'a> TrdgSesGrp<'v, 'a> {
-    t::group!(
-        no_trading_sessions, slot = 0, tag = 386, "NoTradingSessions", entry =
-        TrdgSesGrpNoTradingSessions, slots = 2, table = TRDG_SES_GRP_NO_TRADING_SESSIONS
-    );
+    ///The `NoTradingSessions` (386) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_trading_sessions(
+        &self,
+    ) -> t::Entries<'a, TrdgSesGrpNoTradingSessions<'a>, 2> {
+        self.0.group(0, &TRDG_SES_GRP_NO_TRADING_SESSIONS)
+    }
 }
 /// Builds the `TrdgSesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16161,11 +16725,13 @@ t::build!(
 );
 t::block!(UndInstrmtCollGrp, component = "UndInstrmtCollGrp");
 impl<'v, 'a> UndInstrmtCollGrp<'v, 'a> {
-    t::group!(
-        no_underlyings, slot = 0, tag = 711, "NoUnderlyings", entry =
-        UndInstrmtCollGrpNoUnderlyings, slots = 48, table =
-        UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS
-    );
+    ///The `NoUnderlyings` (711) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_underlyings(
+        &self,
+    ) -> t::Entries<'a, UndInstrmtCollGrpNoUnderlyings<'a>, 48> {
+        self.0.group(0, &UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS)
+    }
 }
 /// Builds the `UndInstrmtCollGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16209,10 +16775,11 @@ t::entry!(
     UndInstrmtCollGrpNoUnderlyings, slots = 48, group = "NoUnderlyings", tag = 711
 );
 impl<'a> UndInstrmtCollGrpNoUnderlyings<'a> {
-    t::comp!(
-        underlying_instrument, slot = 0, slots = 47, "UnderlyingInstrument",
-        UnderlyingInstrument
-    );
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> UnderlyingInstrument<'_, 'a> {
+        UnderlyingInstrument(self.0.sub(0, 47))
+    }
     ///`CollAction` (944), INT.
     #[inline]
     pub fn coll_action(&self) -> t::Opt<e::CollAction<'a>> {
@@ -16363,10 +16930,11 @@ t::build!(
 );
 t::block!(UndInstrmtGrp, component = "UndInstrmtGrp");
 impl<'v, 'a> UndInstrmtGrp<'v, 'a> {
-    t::group!(
-        no_underlyings, slot = 0, tag = 711, "NoUnderlyings", entry =
-        UndInstrmtGrpNoUnderlyings, slots = 47, table = UND_INSTRMT_GRP_NO_UNDERLYINGS
-    );
+    ///The `NoUnderlyings` (711) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_underlyings(&self) -> t::Entries<'a, UndInstrmtGrpNoUnderlyings<'a>, 47> {
+        self.0.group(0, &UND_INSTRMT_GRP_NO_UNDERLYINGS)
+    }
 }
 /// Builds the `UndInstrmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16408,10 +16976,11 @@ pub static UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
 };
 t::entry!(UndInstrmtGrpNoUnderlyings, slots = 47, group = "NoUnderlyings", tag = 711);
 impl<'a> UndInstrmtGrpNoUnderlyings<'a> {
-    t::comp!(
-        underlying_instrument, slot = 0, slots = 47, "UnderlyingInstrument",
-        UnderlyingInstrument
-    );
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> UnderlyingInstrument<'_, 'a> {
+        UnderlyingInstrument(self.0.sub(0, 47))
+    }
 }
 /// One field of a `NoUnderlyings` (711) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -16552,11 +17121,13 @@ t::build!(
 );
 t::block!(UndInstrmtStrkPxGrp, component = "UndInstrmtStrkPxGrp");
 impl<'v, 'a> UndInstrmtStrkPxGrp<'v, 'a> {
-    t::group!(
-        no_underlyings, slot = 0, tag = 711, "NoUnderlyings", entry =
-        UndInstrmtStrkPxGrpNoUnderlyings, slots = 56, table =
-        UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS
-    );
+    ///The `NoUnderlyings` (711) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_underlyings(
+        &self,
+    ) -> t::Entries<'a, UndInstrmtStrkPxGrpNoUnderlyings<'a>, 56> {
+        self.0.group(0, &UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS)
+    }
 }
 /// Builds the `UndInstrmtStrkPxGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16601,10 +17172,11 @@ t::entry!(
     UndInstrmtStrkPxGrpNoUnderlyings, slots = 56, group = "NoUnderlyings", tag = 711
 );
 impl<'a> UndInstrmtStrkPxGrpNoUnderlyings<'a> {
-    t::comp!(
-        underlying_instrument, slot = 0, slots = 47, "UnderlyingInstrument",
-        UnderlyingInstrument
-    );
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> UnderlyingInstrument<'_, 'a> {
+        UnderlyingInstrument(self.0.sub(0, 47))
+    }
     ///`PrevClosePx` (140), PRICE.
     #[inline]
     pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
@@ -16830,10 +17402,11 @@ t::build!(
 );
 t::block!(EvntGrp, component = "EvntGrp");
 impl<'v, 'a> EvntGrp<'v, 'a> {
-    t::group!(
-        no_events, slot = 0, tag = 864, "NoEvents", entry = EvntGrpNoEvents, slots = 4,
-        table = EVNT_GRP_NO_EVENTS
-    );
+    ///The `NoEvents` (864) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_events(&self) -> t::Entries<'a, EvntGrpNoEvents<'a>, 4> {
+        self.0.group(0, &EVNT_GRP_NO_EVENTS)
+    }
 }
 /// Builds the `EvntGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16918,10 +17491,13 @@ t::build!(
 );
 t::block!(SecAltIdGrp, component = "SecAltIDGrp");
 impl<'v, 'a> SecAltIdGrp<'v, 'a> {
-    t::group!(
-        no_security_alt_id, slot = 0, tag = 454, "NoSecurityAltID", entry =
-        SecAltIdGrpNoSecurityAltId, slots = 2, table = SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID
-    );
+    ///The `NoSecurityAltID` (454) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_security_alt_id(
+        &self,
+    ) -> t::Entries<'a, SecAltIdGrpNoSecurityAltId<'a>, 2> {
+        self.0.group(0, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID)
+    }
 }
 /// Builds the `SecAltIDGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16989,11 +17565,13 @@ t::build!(
 );
 t::block!(LegSecAltIdGrp, component = "LegSecAltIDGrp");
 impl<'v, 'a> LegSecAltIdGrp<'v, 'a> {
-    t::group!(
-        no_leg_security_alt_id, slot = 0, tag = 604, "NoLegSecurityAltID", entry =
-        LegSecAltIdGrpNoLegSecurityAltId, slots = 2, table =
-        LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID
-    );
+    ///The `NoLegSecurityAltID` (604) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_leg_security_alt_id(
+        &self,
+    ) -> t::Entries<'a, LegSecAltIdGrpNoLegSecurityAltId<'a>, 2> {
+        self.0.group(0, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID)
+    }
 }
 /// Builds the `LegSecAltIDGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -17064,11 +17642,13 @@ t::build!(
 );
 t::block!(UndSecAltIdGrp, component = "UndSecAltIDGrp");
 impl<'v, 'a> UndSecAltIdGrp<'v, 'a> {
-    t::group!(
-        no_underlying_security_alt_id, slot = 0, tag = 457, "NoUnderlyingSecurityAltID",
-        entry = UndSecAltIdGrpNoUnderlyingSecurityAltId, slots = 2, table =
-        UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID
-    );
+    ///The `NoUnderlyingSecurityAltID` (457) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_underlying_security_alt_id(
+        &self,
+    ) -> t::Entries<'a, UndSecAltIdGrpNoUnderlyingSecurityAltId<'a>, 2> {
+        self.0.group(0, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID)
+    }
 }
 /// Builds the `UndSecAltIDGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -17143,10 +17723,11 @@ t::build!(
 );
 t::block!(AttrbGrp, component = "AttrbGrp");
 impl<'v, 'a> AttrbGrp<'v, 'a> {
-    t::group!(
-        no_instr_attrib, slot = 0, tag = 870, "NoInstrAttrib", entry =
-        AttrbGrpNoInstrAttrib, slots = 2, table = ATTRB_GRP_NO_INSTR_ATTRIB
-    );
+    ///The `NoInstrAttrib` (870) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_instr_attrib(&self) -> t::Entries<'a, AttrbGrpNoInstrAttrib<'a>, 2> {
+        self.0.group(0, &ATTRB_GRP_NO_INSTR_ATTRIB)
+    }
 }
 /// Builds the `AttrbGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -17213,10 +17794,11 @@ t::build!(
 );
 t::block!(DlvyInstGrp, component = "DlvyInstGrp");
 impl<'v, 'a> DlvyInstGrp<'v, 'a> {
-    t::group!(
-        no_dlvy_inst, slot = 0, tag = 85, "NoDlvyInst", entry = DlvyInstGrpNoDlvyInst,
-        slots = 3, table = DLVY_INST_GRP_NO_DLVY_INST
-    );
+    ///The `NoDlvyInst` (85) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_dlvy_inst(&self) -> t::Entries<'a, DlvyInstGrpNoDlvyInst<'a>, 3> {
+        self.0.group(0, &DLVY_INST_GRP_NO_DLVY_INST)
+    }
 }
 /// Builds the `DlvyInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -17250,7 +17832,11 @@ impl<'a> DlvyInstGrpNoDlvyInst<'a> {
     pub fn dlvy_inst_type(&self) -> t::Opt<e::DlvyInstType> {
         self.0.get(1, 787)
     }
-    t::comp!(settl_parties, slot = 2, slots = 1, "SettlParties", SettlParties);
+    ///The `SettlParties` component.
+    #[inline]
+    pub fn settl_parties(&self) -> SettlParties<'_, 'a> {
+        SettlParties(self.0.sub(2, 1))
+    }
 }
 /// One field of a `NoDlvyInst` (85) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -17289,11 +17875,13 @@ t::build!(
 );
 t::block!(SettlPtysSubGrp, component = "SettlPtysSubGrp");
 impl<'v, 'a> SettlPtysSubGrp<'v, 'a> {
-    t::group!(
-        no_settl_party_sub_ids, slot = 0, tag = 801, "NoSettlPartySubIDs", entry =
-        SettlPtysSubGrpNoSettlPartySubIds, slots = 2, table =
-        SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS
-    );
+    ///The `NoSettlPartySubIDs` (801) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_settl_party_sub_ids(
+        &self,
+    ) -> t::Entries<'a, SettlPtysSubGrpNoSettlPartySubIds<'a>, 2> {
+        self.0.group(0, &SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS)
+    }
 }
 /// Builds the `SettlPtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -17364,10 +17952,11 @@ t::build!(
 );
 t::block!(PtysSubGrp, component = "PtysSubGrp");
 impl<'v, 'a> PtysSubGrp<'v, 'a> {
-    t::group!(
-        no_party_sub_ids, slot = 0, tag = 802, "NoPartySubIDs", entry =
-        PtysSubGrpNoPartySubIds, slots = 2, table = PTYS_SUB_GRP_NO_PARTY_SUB_IDS
-    );
+    ///The `NoPartySubIDs` (802) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_party_sub_ids(&self) -> t::Entries<'a, PtysSubGrpNoPartySubIds<'a>, 2> {
+        self.0.group(0, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)
+    }
 }
 /// Builds the `PtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -17434,11 +18023,13 @@ t::build!(
 );
 t::block!(NstdPtysSubGrp, component = "NstdPtysSubGrp");
 impl<'v, 'a> NstdPtysSubGrp<'v, 'a> {
-    t::group!(
-        no_nested_party_sub_ids, slot = 0, tag = 804, "NoNestedPartySubIDs", entry =
-        NstdPtysSubGrpNoNestedPartySubIds, slots = 2, table =
-        NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS
-    );
+    ///The `NoNestedPartySubIDs` (804) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_nested_party_sub_ids(
+        &self,
+    ) -> t::Entries<'a, NstdPtysSubGrpNoNestedPartySubIds<'a>, 2> {
+        self.0.group(0, &NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS)
+    }
 }
 /// Builds the `NstdPtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -17510,11 +18101,13 @@ t::build!(
 );
 t::block!(NstdPtys2SubGrp, component = "NstdPtys2SubGrp");
 impl<'v, 'a> NstdPtys2SubGrp<'v, 'a> {
-    t::group!(
-        no_nested2_party_sub_ids, slot = 0, tag = 806, "NoNested2PartySubIDs", entry =
-        NstdPtys2SubGrpNoNested2PartySubIds, slots = 2, table =
-        NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS
-    );
+    ///The `NoNested2PartySubIDs` (806) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_nested2_party_sub_ids(
+        &self,
+    ) -> t::Entries<'a, NstdPtys2SubGrpNoNested2PartySubIds<'a>, 2> {
+        self.0.group(0, &NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS)
+    }
 }
 /// Builds the `NstdPtys2SubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -17586,11 +18179,13 @@ t::build!(
 );
 t::block!(NstdPtys3SubGrp, component = "NstdPtys3SubGrp");
 impl<'v, 'a> NstdPtys3SubGrp<'v, 'a> {
-    t::group!(
-        no_nested3_party_sub_ids, slot = 0, tag = 952, "NoNested3PartySubIDs", entry =
-        NstdPtys3SubGrpNoNested3PartySubIds, slots = 2, table =
-        NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS
-    );
+    ///The `NoNested3PartySubIDs` (952) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_nested3_party_sub_ids(
+        &self,
+    ) -> t::Entries<'a, NstdPtys3SubGrpNoNested3PartySubIds<'a>, 2> {
+        self.0.group(0, &NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS)
+    }
 }
 /// Builds the `NstdPtys3SubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -17662,10 +18257,11 @@ t::build!(
 );
 t::block!(Hop, component = "Hop");
 impl<'v, 'a> Hop<'v, 'a> {
-    t::group!(
-        no_hops, slot = 0, tag = 627, "NoHops", entry = HopNoHops, slots = 3, table =
-        HOP_NO_HOPS
-    );
+    ///The `NoHops` (627) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_hops(&self) -> t::Entries<'a, HopNoHops<'a>, 3> {
+        self.0.group(0, &HOP_NO_HOPS)
+    }
 }
 /// Builds the `Hop` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]

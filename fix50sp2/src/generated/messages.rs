@@ -586,7 +586,11 @@ impl<'a> Logon<'a> {
     pub fn max_message_size(&self) -> t::Opt<v::Length> {
         self.0.get(36, 383)
     }
-    t::comp!(msg_type_grp, slot = 37, slots = 0, "MsgTypeGrp", c::MsgTypeGrp);
+    ///The `MsgTypeGrp` component.
+    #[inline]
+    pub fn msg_type_grp(&self) -> c::MsgTypeGrp<'_, 'a> {
+        c::MsgTypeGrp(self.0.sub(37, 0))
+    }
     ///`TestMessageIndicator` (464), BOOLEAN.
     #[inline]
     pub fn test_message_indicator(&self) -> t::Opt<bool> {
@@ -1053,10 +1057,11 @@ t::message!(
     trailer = c::Trailer(365..),
 );
 impl<'a> Ioi<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`IOIID` (23), STRING, required.
     #[inline]
     pub fn ioiid(&self) -> t::Req<v::FixStr<'a>> {
@@ -1072,21 +1077,36 @@ impl<'a> Ioi<'a> {
     pub fn ioi_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(36, 26)
     }
-    t::req_comp!(instrument, slot = 37, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 283, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(parties, slot = 295, slots = 1, "Parties", c::Parties);
-    t::comp!(
-        financing_details, slot = 296, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 322, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(
-        related_instrument_grp, slot = 323, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(37, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(283, 12))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(295, 1))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(296, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(322, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(323, 1))
+    }
     ///`Side` (54), CHAR, required.
     #[inline]
     pub fn side(&self) -> t::Req<e::Side> {
@@ -1097,7 +1117,11 @@ impl<'a> Ioi<'a> {
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(325, 854)
     }
-    t::comp!(order_qty_data, slot = 326, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(326, 5))
+    }
     ///`IOIQty` (27), STRING, required.
     #[inline]
     pub fn ioi_qty(&self) -> t::Req<e::IoiQty<'a>> {
@@ -1113,20 +1137,26 @@ impl<'a> Ioi<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(333, 2897)
     }
-    t::comp!(stipulations, slot = 334, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(
-        instrmt_leg_ioi_grp, slot = 335, slots = 1, "InstrmtLegIOIGrp",
-        c::InstrmtLegIoiGrp
-    );
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(334, 1))
+    }
+    ///The `InstrmtLegIOIGrp` component.
+    #[inline]
+    pub fn instrmt_leg_ioi_grp(&self) -> c::InstrmtLegIoiGrp<'_, 'a> {
+        c::InstrmtLegIoiGrp(self.0.sub(335, 1))
+    }
     ///`PriceType` (423), INT.
     #[inline]
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(336, 423)
     }
-    t::comp!(
-        price_qualifier_grp, slot = 337, slots = 1, "PriceQualifierGrp",
-        c::PriceQualifierGrp
-    );
+    ///The `PriceQualifierGrp` component.
+    #[inline]
+    pub fn price_qualifier_grp(&self) -> c::PriceQualifierGrp<'_, 'a> {
+        c::PriceQualifierGrp(self.0.sub(337, 1))
+    }
     ///`Price` (44), PRICE.
     #[inline]
     pub fn price(&self) -> t::Opt<v::Decimal> {
@@ -1147,7 +1177,11 @@ impl<'a> Ioi<'a> {
     pub fn ioi_natural_flag(&self) -> t::Opt<bool> {
         self.0.get(341, 130)
     }
-    t::comp!(ioi_qual_grp, slot = 342, slots = 1, "IOIQualGrp", c::IoiQualGrp);
+    ///The `IOIQualGrp` component.
+    #[inline]
+    pub fn ioi_qual_grp(&self) -> c::IoiQualGrp<'_, 'a> {
+        c::IoiQualGrp(self.0.sub(342, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -1173,16 +1207,28 @@ impl<'a> Ioi<'a> {
     pub fn url_link(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(347, 149)
     }
-    t::comp!(routing_grp, slot = 348, slots = 1, "RoutingGrp", c::RoutingGrp);
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 349, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(
-        relative_value_grp, slot = 358, slots = 1, "RelativeValueGrp",
-        c::RelativeValueGrp
-    );
-    t::comp!(yield_data, slot = 359, slots = 6, "YieldData", c::YieldData);
+    ///The `RoutingGrp` component.
+    #[inline]
+    pub fn routing_grp(&self) -> c::RoutingGrp<'_, 'a> {
+        c::RoutingGrp(self.0.sub(348, 1))
+    }
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(349, 9))
+    }
+    ///The `RelativeValueGrp` component.
+    #[inline]
+    pub fn relative_value_grp(&self) -> c::RelativeValueGrp<'_, 'a> {
+        c::RelativeValueGrp(self.0.sub(358, 1))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(359, 6))
+    }
 }
 /// Builds a `IOI`: [`IoiBuilder::new`] (as does [`Ioi::builder`]) takes [`IoiRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -1553,21 +1599,36 @@ impl<'a> Advertisement<'a> {
     pub fn adv_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(32, 3)
     }
-    t::req_comp!(instrument, slot = 33, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 279, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 291, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(instrmt_leg_grp, slot = 317, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 318, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(
-        related_instrument_grp, slot = 319, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(33, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(279, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(291, 26))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(317, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(318, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(319, 1))
+    }
     ///`AdvSide` (4), CHAR, required.
     #[inline]
     pub fn adv_side(&self) -> t::Req<e::AdvSide> {
@@ -1643,7 +1704,11 @@ impl<'a> Advertisement<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<e::TradingSessionSubId<'a>> {
         self.0.get(334, 625)
     }
-    t::comp!(routing_grp, slot = 335, slots = 1, "RoutingGrp", c::RoutingGrp);
+    ///The `RoutingGrp` component.
+    #[inline]
+    pub fn routing_grp(&self) -> c::RoutingGrp<'_, 'a> {
+        c::RoutingGrp(self.0.sub(335, 1))
+    }
 }
 /// Builds a `Advertisement`: [`AdvertisementBuilder::new`] (as does [`Advertisement::builder`]) takes [`AdvertisementRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -2154,10 +2219,11 @@ t::message!(
     EXECUTION_REPORT, header = c::Header(..30), trailer = c::Trailer(640..),
 );
 impl<'a> ExecutionReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`OrderID` (37), STRING, required.
     #[inline]
     pub fn order_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -2243,14 +2309,26 @@ impl<'a> ExecutionReport<'a> {
     pub fn last_rpt_requested(&self) -> t::Opt<bool> {
         self.0.get(50, 912)
     }
-    t::comp!(parties, slot = 51, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 52, slots = 1, "TargetParties", c::TargetParties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(51, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(52, 1))
+    }
     ///`TradeOriginationDate` (229), LOCALMKTDATE.
     #[inline]
     pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(53, 229)
     }
-    t::comp!(contra_grp, slot = 54, slots = 1, "ContraGrp", c::ContraGrp);
+    ///The `ContraGrp` component.
+    #[inline]
+    pub fn contra_grp(&self) -> c::ContraGrp<'_, 'a> {
+        c::ContraGrp(self.0.sub(54, 1))
+    }
     ///`ListID` (66), STRING.
     #[inline]
     pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -2387,10 +2465,11 @@ impl<'a> ExecutionReport<'a> {
     ) -> t::Opt<e::RegulatoryTransactionType<'a>> {
         self.0.get(80, 2347)
     }
-    t::comp!(
-        regulatory_trade_id_grp, slot = 81, slots = 1, "RegulatoryTradeIDGrp",
-        c::RegulatoryTradeIdGrp
-    );
+    ///The `RegulatoryTradeIDGrp` component.
+    #[inline]
+    pub fn regulatory_trade_id_grp(&self) -> c::RegulatoryTradeIdGrp<'_, 'a> {
+        c::RegulatoryTradeIdGrp(self.0.sub(81, 1))
+    }
     ///`PreviouslyReported` (570), BOOLEAN.
     #[inline]
     pub fn previously_reported(&self) -> t::Opt<bool> {
@@ -2436,7 +2515,11 @@ impl<'a> ExecutionReport<'a> {
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(90, 70)
     }
-    t::comp!(pre_alloc_grp, slot = 91, slots = 1, "PreAllocGrp", c::PreAllocGrp);
+    ///The `PreAllocGrp` component.
+    #[inline]
+    pub fn pre_alloc_grp(&self) -> c::PreAllocGrp<'_, 'a> {
+        c::PreAllocGrp(self.0.sub(91, 1))
+    }
     ///`SettlType` (63), STRING.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType<'a>> {
@@ -2467,13 +2550,26 @@ impl<'a> ExecutionReport<'a> {
     pub fn clearing_fee_indicator(&self) -> t::Opt<e::ClearingFeeIndicator<'a>> {
         self.0.get(97, 635)
     }
-    t::req_comp!(instrument, slot = 98, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 344, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 370, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(payment_grp, slot = 371, slots = 1, "PaymentGrp", c::PaymentGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(98, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(344, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(370, 1))
+    }
+    ///The `PaymentGrp` component.
+    #[inline]
+    pub fn payment_grp(&self) -> c::PaymentGrp<'_, 'a> {
+        c::PaymentGrp(self.0.sub(371, 1))
+    }
     ///`Side` (54), CHAR, required.
     #[inline]
     pub fn side(&self) -> t::Req<e::Side> {
@@ -2491,13 +2587,21 @@ impl<'a> ExecutionReport<'a> {
     ) -> t::Opt<e::ShortSaleExemptionReason<'a>> {
         self.0.get(374, 1688)
     }
-    t::comp!(stipulations, slot = 375, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(375, 1))
+    }
     ///`QtyType` (854), INT.
     #[inline]
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(376, 854)
     }
-    t::comp!(order_qty_data, slot = 377, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(377, 5))
+    }
     ///`LotType` (1093), CHAR.
     #[inline]
     pub fn lot_type(&self) -> t::Opt<e::LotType> {
@@ -2513,10 +2617,11 @@ impl<'a> ExecutionReport<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(384, 423)
     }
-    t::comp!(
-        price_qualifier_grp, slot = 385, slots = 1, "PriceQualifierGrp",
-        c::PriceQualifierGrp
-    );
+    ///The `PriceQualifierGrp` component.
+    #[inline]
+    pub fn price_qualifier_grp(&self) -> c::PriceQualifierGrp<'_, 'a> {
+        c::PriceQualifierGrp(self.0.sub(385, 1))
+    }
     ///`Price` (44), PRICE.
     #[inline]
     pub fn price(&self) -> t::Opt<v::Decimal> {
@@ -2532,22 +2637,26 @@ impl<'a> ExecutionReport<'a> {
     pub fn stop_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(388, 99)
     }
-    t::comp!(
-        triggering_instruction, slot = 389, slots = 16, "TriggeringInstruction",
-        c::TriggeringInstruction
-    );
+    ///The `TriggeringInstruction` component.
+    #[inline]
+    pub fn triggering_instruction(&self) -> c::TriggeringInstruction<'_, 'a> {
+        c::TriggeringInstruction(self.0.sub(389, 16))
+    }
     ///`Triggered` (1823), INT.
     #[inline]
     pub fn triggered(&self) -> t::Opt<e::Triggered<'a>> {
         self.0.get(405, 1823)
     }
-    t::comp!(
-        peg_instructions, slot = 406, slots = 11, "PegInstructions", c::PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 417, slots = 7, "DiscretionInstructions",
-        c::DiscretionInstructions
-    );
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> c::PegInstructions<'_, 'a> {
+        c::PegInstructions(self.0.sub(406, 11))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> c::DiscretionInstructions<'_, 'a> {
+        c::DiscretionInstructions(self.0.sub(417, 7))
+    }
     ///`PeggedPrice` (839), PRICE.
     #[inline]
     pub fn pegged_price(&self) -> t::Opt<v::Decimal> {
@@ -2585,10 +2694,11 @@ impl<'a> ExecutionReport<'a> {
     pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
         self.0.get(430, 847)
     }
-    t::comp!(
-        strategy_parameters_grp, slot = 431, slots = 1, "StrategyParametersGrp",
-        c::StrategyParametersGrp
-    );
+    ///The `StrategyParametersGrp` component.
+    #[inline]
+    pub fn strategy_parameters_grp(&self) -> c::StrategyParametersGrp<'_, 'a> {
+        c::StrategyParametersGrp(self.0.sub(431, 1))
+    }
     ///`TargetStrategyParameters` (848), STRING.
     #[inline]
     pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
@@ -2719,10 +2829,11 @@ impl<'a> ExecutionReport<'a> {
     pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
         self.0.get(457, 582)
     }
-    t::comp!(
-        order_attribute_grp, slot = 458, slots = 1, "OrderAttributeGrp",
-        c::OrderAttributeGrp
-    );
+    ///The `OrderAttributeGrp` component.
+    #[inline]
+    pub fn order_attribute_grp(&self) -> c::OrderAttributeGrp<'_, 'a> {
+        c::OrderAttributeGrp(self.0.sub(458, 1))
+    }
     ///`LastQty` (32), QTY.
     #[inline]
     pub fn last_qty(&self) -> t::Opt<v::Decimal> {
@@ -2843,7 +2954,11 @@ impl<'a> ExecutionReport<'a> {
     pub fn last_capacity(&self) -> t::Opt<e::LastCapacity> {
         self.0.get(482, 29)
     }
-    t::comp!(limit_amts, slot = 483, slots = 1, "LimitAmts", c::LimitAmts);
+    ///The `LimitAmts` component.
+    #[inline]
+    pub fn limit_amts(&self) -> c::LimitAmts<'_, 'a> {
+        c::LimitAmts(self.0.sub(483, 1))
+    }
     ///`LeavesQty` (151), QTY, required.
     #[inline]
     pub fn leaves_qty(&self) -> t::Req<v::Decimal> {
@@ -2889,8 +3004,16 @@ impl<'a> ExecutionReport<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(492, 893)
     }
-    t::comp!(fills_grp, slot = 493, slots = 1, "FillsGrp", c::FillsGrp);
-    t::comp!(order_event_grp, slot = 494, slots = 1, "OrderEventGrp", c::OrderEventGrp);
+    ///The `FillsGrp` component.
+    #[inline]
+    pub fn fills_grp(&self) -> c::FillsGrp<'_, 'a> {
+        c::FillsGrp(self.0.sub(493, 1))
+    }
+    ///The `OrderEventGrp` component.
+    #[inline]
+    pub fn order_event_grp(&self) -> c::OrderEventGrp<'_, 'a> {
+        c::OrderEventGrp(self.0.sub(494, 1))
+    }
     ///`EventInitiatorType` (2830), CHAR.
     #[inline]
     pub fn event_initiator_type(&self) -> t::Opt<e::EventInitiatorType> {
@@ -2916,22 +3039,33 @@ impl<'a> ExecutionReport<'a> {
     pub fn report_to_exch(&self) -> t::Opt<bool> {
         self.0.get(499, 113)
     }
-    t::comp!(
-        commission_data, slot = 500, slots = 7, "CommissionData", c::CommissionData
-    );
-    t::comp!(
-        commission_data_grp, slot = 507, slots = 1, "CommissionDataGrp",
-        c::CommissionDataGrp
-    );
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 508, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(
-        relative_value_grp, slot = 517, slots = 1, "RelativeValueGrp",
-        c::RelativeValueGrp
-    );
-    t::comp!(yield_data, slot = 518, slots = 6, "YieldData", c::YieldData);
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(500, 7))
+    }
+    ///The `CommissionDataGrp` component.
+    #[inline]
+    pub fn commission_data_grp(&self) -> c::CommissionDataGrp<'_, 'a> {
+        c::CommissionDataGrp(self.0.sub(507, 1))
+    }
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(508, 9))
+    }
+    ///The `RelativeValueGrp` component.
+    #[inline]
+    pub fn relative_value_grp(&self) -> c::RelativeValueGrp<'_, 'a> {
+        c::RelativeValueGrp(self.0.sub(517, 1))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(518, 6))
+    }
     ///`GrossTradeAmt` (381), AMT.
     #[inline]
     pub fn gross_trade_amt(&self) -> t::Opt<v::Decimal> {
@@ -3022,7 +3156,11 @@ impl<'a> ExecutionReport<'a> {
     pub fn settl_currency_code_source(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(541, 2899)
     }
-    t::comp!(rate_source, slot = 542, slots = 1, "RateSource", c::RateSource);
+    ///The `RateSource` component.
+    #[inline]
+    pub fn rate_source(&self) -> c::RateSource<'_, 'a> {
+        c::RateSource(self.0.sub(542, 1))
+    }
     ///`OffshoreIndicator` (2795), INT.
     #[inline]
     pub fn offshore_indicator(&self) -> t::Opt<e::OffshoreIndicator<'a>> {
@@ -3068,13 +3206,16 @@ impl<'a> ExecutionReport<'a> {
     pub fn maximum_price_deviation(&self) -> t::Opt<v::Decimal> {
         self.0.get(551, 2676)
     }
-    t::comp!(
-        value_checks_grp, slot = 552, slots = 1, "ValueChecksGrp", c::ValueChecksGrp
-    );
-    t::comp!(
-        matching_instructions, slot = 553, slots = 1, "MatchingInstructions",
-        c::MatchingInstructions
-    );
+    ///The `ValueChecksGrp` component.
+    #[inline]
+    pub fn value_checks_grp(&self) -> c::ValueChecksGrp<'_, 'a> {
+        c::ValueChecksGrp(self.0.sub(552, 1))
+    }
+    ///The `MatchingInstructions` component.
+    #[inline]
+    pub fn matching_instructions(&self) -> c::MatchingInstructions<'_, 'a> {
+        c::MatchingInstructions(self.0.sub(553, 1))
+    }
     ///`SelfMatchPreventionID` (2362), STRING.
     #[inline]
     pub fn self_match_prevention_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -3092,14 +3233,16 @@ impl<'a> ExecutionReport<'a> {
     pub fn crossed_indicator(&self) -> t::Opt<e::CrossedIndicator<'a>> {
         self.0.get(556, 2523)
     }
-    t::comp!(
-        display_instruction, slot = 557, slots = 10, "DisplayInstruction",
-        c::DisplayInstruction
-    );
-    t::comp!(
-        disclosure_instruction_grp, slot = 567, slots = 1, "DisclosureInstructionGrp",
-        c::DisclosureInstructionGrp
-    );
+    ///The `DisplayInstruction` component.
+    #[inline]
+    pub fn display_instruction(&self) -> c::DisplayInstruction<'_, 'a> {
+        c::DisplayInstruction(self.0.sub(557, 10))
+    }
+    ///The `DisclosureInstructionGrp` component.
+    #[inline]
+    pub fn disclosure_instruction_grp(&self) -> c::DisclosureInstructionGrp<'_, 'a> {
+        c::DisclosureInstructionGrp(self.0.sub(567, 1))
+    }
     ///`MaxFloor` (111), QTY.
     #[inline]
     pub fn max_floor(&self) -> t::Opt<v::Decimal> {
@@ -3220,17 +3363,26 @@ impl<'a> ExecutionReport<'a> {
     pub fn last_liquidity_ind(&self) -> t::Opt<e::LastLiquidityInd<'a>> {
         self.0.get(591, 851)
     }
-    t::comp!(cont_amt_grp, slot = 592, slots = 1, "ContAmtGrp", c::ContAmtGrp);
-    t::comp!(
-        instrmt_leg_exec_grp, slot = 593, slots = 1, "InstrmtLegExecGrp",
-        c::InstrmtLegExecGrp
-    );
+    ///The `ContAmtGrp` component.
+    #[inline]
+    pub fn cont_amt_grp(&self) -> c::ContAmtGrp<'_, 'a> {
+        c::ContAmtGrp(self.0.sub(592, 1))
+    }
+    ///The `InstrmtLegExecGrp` component.
+    #[inline]
+    pub fn instrmt_leg_exec_grp(&self) -> c::InstrmtLegExecGrp<'_, 'a> {
+        c::InstrmtLegExecGrp(self.0.sub(593, 1))
+    }
     ///`CopyMsgIndicator` (797), BOOLEAN.
     #[inline]
     pub fn copy_msg_indicator(&self) -> t::Opt<bool> {
         self.0.get(594, 797)
     }
-    t::comp!(misc_fees_grp, slot = 595, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> c::MiscFeesGrp<'_, 'a> {
+        c::MiscFeesGrp(self.0.sub(595, 1))
+    }
     ///`DividendYield` (1380), PERCENTAGE.
     #[inline]
     pub fn dividend_yield(&self) -> t::Opt<v::Decimal> {
@@ -3308,18 +3460,21 @@ impl<'a> ExecutionReport<'a> {
     pub fn order_ownership_indicator(&self) -> t::Opt<e::OrderOwnershipIndicator<'a>> {
         self.0.get(610, 2679)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 611, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
-    t::comp!(
-        trd_reg_publication_grp, slot = 612, slots = 1, "TrdRegPublicationGrp",
-        c::TrdRegPublicationGrp
-    );
-    t::comp!(
-        trade_price_condition_grp, slot = 613, slots = 1, "TradePriceConditionGrp",
-        c::TradePriceConditionGrp
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(611, 1))
+    }
+    ///The `TrdRegPublicationGrp` component.
+    #[inline]
+    pub fn trd_reg_publication_grp(&self) -> c::TrdRegPublicationGrp<'_, 'a> {
+        c::TrdRegPublicationGrp(self.0.sub(612, 1))
+    }
+    ///The `TradePriceConditionGrp` component.
+    #[inline]
+    pub fn trade_price_condition_grp(&self) -> c::TradePriceConditionGrp<'_, 'a> {
+        c::TradePriceConditionGrp(self.0.sub(613, 1))
+    }
     ///`TradeContinuation` (1937), INT.
     #[inline]
     pub fn trade_continuation(&self) -> t::Opt<e::TradeContinuation<'a>> {
@@ -3365,9 +3520,11 @@ impl<'a> ExecutionReport<'a> {
     pub fn cover_price(&self) -> t::Opt<v::Decimal> {
         self.0.get(622, 1917)
     }
-    t::comp!(
-        throttle_response, slot = 623, slots = 3, "ThrottleResponse", c::ThrottleResponse
-    );
+    ///The `ThrottleResponse` component.
+    #[inline]
+    pub fn throttle_response(&self) -> c::ThrottleResponse<'_, 'a> {
+        c::ThrottleResponse(self.0.sub(623, 3))
+    }
     ///`RefOrderID` (1080), STRING.
     #[inline]
     pub fn ref_order_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -3383,9 +3540,11 @@ impl<'a> ExecutionReport<'a> {
     pub fn ref_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(628, 1806)
     }
-    t::comp!(
-        related_order_grp, slot = 629, slots = 1, "RelatedOrderGrp", c::RelatedOrderGrp
-    );
+    ///The `RelatedOrderGrp` component.
+    #[inline]
+    pub fn related_order_grp(&self) -> c::RelatedOrderGrp<'_, 'a> {
+        c::RelatedOrderGrp(self.0.sub(629, 1))
+    }
     ///`AuctionType` (1803), INT.
     #[inline]
     pub fn auction_type(&self) -> t::Opt<e::AuctionType<'a>> {
@@ -4265,7 +4424,11 @@ impl<'a> OrderCancelReject<'a> {
     pub fn ex_destination_id_source(&self) -> t::Opt<e::ExDestinationIdSource> {
         self.0.get(53, 1133)
     }
-    t::comp!(parties, slot = 54, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(54, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -4428,16 +4591,21 @@ t::message!(
     trailer = c::Trailer(53..),
 );
 impl<'a> News<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`NewsID` (1472), STRING.
     #[inline]
     pub fn news_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(34, 1472)
     }
-    t::comp!(news_ref_grp, slot = 35, slots = 1, "NewsRefGrp", c::NewsRefGrp);
+    ///The `NewsRefGrp` component.
+    #[inline]
+    pub fn news_ref_grp(&self) -> c::NewsRefGrp<'_, 'a> {
+        c::NewsRefGrp(self.0.sub(35, 1))
+    }
     ///`NewsCategory` (1473), INT.
     #[inline]
     pub fn news_category(&self) -> t::Opt<e::NewsCategory<'a>> {
@@ -4473,7 +4641,11 @@ impl<'a> News<'a> {
     pub fn encoded_headline(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(42)
     }
-    t::comp!(routing_grp, slot = 43, slots = 1, "RoutingGrp", c::RoutingGrp);
+    ///The `RoutingGrp` component.
+    #[inline]
+    pub fn routing_grp(&self) -> c::RoutingGrp<'_, 'a> {
+        c::RoutingGrp(self.0.sub(43, 1))
+    }
     ///`MarketID` (1301), EXCHANGE.
     #[inline]
     pub fn market_id(&self) -> t::Opt<v::Exchange> {
@@ -4484,12 +4656,26 @@ impl<'a> News<'a> {
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(45, 1300)
     }
-    t::comp!(instrmt_grp, slot = 46, slots = 1, "InstrmtGrp", c::InstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 47, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 48, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::req_comp!(
-        lines_of_text_grp, slot = 49, slots = 1, "LinesOfTextGrp", c::LinesOfTextGrp
-    );
+    ///The `InstrmtGrp` component.
+    #[inline]
+    pub fn instrmt_grp(&self) -> c::InstrmtGrp<'_, 'a> {
+        c::InstrmtGrp(self.0.sub(46, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(47, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(48, 1))
+    }
+    ///The `LinesOfTextGrp` component (required).
+    #[inline]
+    pub fn lines_of_text_grp(&self) -> c::LinesOfTextGrp<'_, 'a> {
+        c::LinesOfTextGrp(self.0.sub(49, 1))
+    }
     ///`URLLink` (149), STRING.
     #[inline]
     pub fn url_link(&self) -> t::Opt<v::FixStr<'a>> {
@@ -4652,10 +4838,26 @@ impl<'a> Email<'a> {
     pub fn encoded_subject(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(35)
     }
-    t::comp!(routing_grp, slot = 36, slots = 1, "RoutingGrp", c::RoutingGrp);
-    t::comp!(instrmt_grp, slot = 37, slots = 1, "InstrmtGrp", c::InstrmtGrp);
-    t::comp!(und_instrmt_grp, slot = 38, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 39, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `RoutingGrp` component.
+    #[inline]
+    pub fn routing_grp(&self) -> c::RoutingGrp<'_, 'a> {
+        c::RoutingGrp(self.0.sub(36, 1))
+    }
+    ///The `InstrmtGrp` component.
+    #[inline]
+    pub fn instrmt_grp(&self) -> c::InstrmtGrp<'_, 'a> {
+        c::InstrmtGrp(self.0.sub(37, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(38, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(39, 1))
+    }
     ///`OrderID` (37), STRING.
     #[inline]
     pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -4666,9 +4868,11 @@ impl<'a> Email<'a> {
     pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(41, 11)
     }
-    t::req_comp!(
-        lines_of_text_grp, slot = 42, slots = 1, "LinesOfTextGrp", c::LinesOfTextGrp
-    );
+    ///The `LinesOfTextGrp` component (required).
+    #[inline]
+    pub fn lines_of_text_grp(&self) -> c::LinesOfTextGrp<'_, 'a> {
+        c::LinesOfTextGrp(self.0.sub(42, 1))
+    }
     ///`RawDataLength` (95), LENGTH.
     #[inline]
     pub fn raw_data_length(&self) -> t::Opt<v::Length> {
@@ -4679,7 +4883,11 @@ impl<'a> Email<'a> {
     pub fn raw_data(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(44)
     }
-    t::comp!(attachment_grp, slot = 45, slots = 1, "AttachmentGrp", c::AttachmentGrp);
+    ///The `AttachmentGrp` component.
+    #[inline]
+    pub fn attachment_grp(&self) -> c::AttachmentGrp<'_, 'a> {
+        c::AttachmentGrp(self.0.sub(45, 1))
+    }
 }
 /// Builds a `Email`: [`EmailBuilder::new`] (as does [`Email::builder`]) takes [`EmailRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -5061,8 +5269,16 @@ impl<'a> NewOrderSingle<'a> {
     pub fn duplicate_cl_ord_id_indicator(&self) -> t::Opt<bool> {
         self.0.get(34, 2829)
     }
-    t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 36, slots = 1, "TargetParties", c::TargetParties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(35, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(36, 1))
+    }
     ///`TradeOriginationDate` (229), LOCALMKTDATE.
     #[inline]
     pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -5108,7 +5324,11 @@ impl<'a> NewOrderSingle<'a> {
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(45, 70)
     }
-    t::comp!(pre_alloc_grp, slot = 46, slots = 1, "PreAllocGrp", c::PreAllocGrp);
+    ///The `PreAllocGrp` component.
+    #[inline]
+    pub fn pre_alloc_grp(&self) -> c::PreAllocGrp<'_, 'a> {
+        c::PreAllocGrp(self.0.sub(46, 1))
+    }
     ///`SettlType` (63), STRING.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType<'a>> {
@@ -5169,13 +5389,16 @@ impl<'a> NewOrderSingle<'a> {
     pub fn maximum_price_deviation(&self) -> t::Opt<v::Decimal> {
         self.0.get(58, 2676)
     }
-    t::comp!(
-        value_checks_grp, slot = 59, slots = 1, "ValueChecksGrp", c::ValueChecksGrp
-    );
-    t::comp!(
-        matching_instructions, slot = 60, slots = 1, "MatchingInstructions",
-        c::MatchingInstructions
-    );
+    ///The `ValueChecksGrp` component.
+    #[inline]
+    pub fn value_checks_grp(&self) -> c::ValueChecksGrp<'_, 'a> {
+        c::ValueChecksGrp(self.0.sub(59, 1))
+    }
+    ///The `MatchingInstructions` component.
+    #[inline]
+    pub fn matching_instructions(&self) -> c::MatchingInstructions<'_, 'a> {
+        c::MatchingInstructions(self.0.sub(60, 1))
+    }
     ///`SelfMatchPreventionID` (2362), STRING.
     #[inline]
     pub fn self_match_prevention_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -5188,14 +5411,16 @@ impl<'a> NewOrderSingle<'a> {
     ) -> t::Opt<e::SelfMatchPreventionInstruction<'a>> {
         self.0.get(62, 2964)
     }
-    t::comp!(
-        display_instruction, slot = 63, slots = 10, "DisplayInstruction",
-        c::DisplayInstruction
-    );
-    t::comp!(
-        disclosure_instruction_grp, slot = 73, slots = 1, "DisclosureInstructionGrp",
-        c::DisclosureInstructionGrp
-    );
+    ///The `DisplayInstruction` component.
+    #[inline]
+    pub fn display_instruction(&self) -> c::DisplayInstruction<'_, 'a> {
+        c::DisplayInstruction(self.0.sub(63, 10))
+    }
+    ///The `DisclosureInstructionGrp` component.
+    #[inline]
+    pub fn disclosure_instruction_grp(&self) -> c::DisclosureInstructionGrp<'_, 'a> {
+        c::DisclosureInstructionGrp(self.0.sub(73, 1))
+    }
     ///`MaxFloor` (111), QTY.
     #[inline]
     pub fn max_floor(&self) -> t::Opt<v::Decimal> {
@@ -5221,18 +5446,31 @@ impl<'a> NewOrderSingle<'a> {
     pub fn ex_destination_type(&self) -> t::Opt<e::ExDestinationType<'a>> {
         self.0.get(78, 2704)
     }
-    t::comp!(trdg_ses_grp, slot = 79, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(79, 1))
+    }
     ///`ProcessCode` (81), CHAR.
     #[inline]
     pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
         self.0.get(80, 81)
     }
-    t::req_comp!(instrument, slot = 81, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 327, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 353, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(81, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(327, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(353, 1))
+    }
     ///`PrevClosePx` (140), PRICE.
     #[inline]
     pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
@@ -5265,13 +5503,21 @@ impl<'a> NewOrderSingle<'a> {
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(359, 60)
     }
-    t::comp!(stipulations, slot = 360, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(360, 1))
+    }
     ///`QtyType` (854), INT.
     #[inline]
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(361, 854)
     }
-    t::req_comp!(order_qty_data, slot = 362, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component (required).
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(362, 5))
+    }
     ///`OrdType` (40), CHAR, required.
     #[inline]
     pub fn ord_type(&self) -> t::Req<e::OrdType> {
@@ -5302,15 +5548,23 @@ impl<'a> NewOrderSingle<'a> {
     pub fn stop_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(372, 99)
     }
-    t::comp!(
-        triggering_instruction, slot = 373, slots = 16, "TriggeringInstruction",
-        c::TriggeringInstruction
-    );
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 389, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 398, slots = 6, "YieldData", c::YieldData);
+    ///The `TriggeringInstruction` component.
+    #[inline]
+    pub fn triggering_instruction(&self) -> c::TriggeringInstruction<'_, 'a> {
+        c::TriggeringInstruction(self.0.sub(373, 16))
+    }
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(389, 9))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(398, 6))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -5413,13 +5667,16 @@ impl<'a> NewOrderSingle<'a> {
     pub fn exposure_duration_unit(&self) -> t::Opt<i64> {
         self.0.get(423, 1916)
     }
-    t::comp!(
-        commission_data, slot = 424, slots = 7, "CommissionData", c::CommissionData
-    );
-    t::comp!(
-        commission_data_grp, slot = 431, slots = 1, "CommissionDataGrp",
-        c::CommissionDataGrp
-    );
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(424, 7))
+    }
+    ///The `CommissionDataGrp` component.
+    #[inline]
+    pub fn commission_data_grp(&self) -> c::CommissionDataGrp<'_, 'a> {
+        c::CommissionDataGrp(self.0.sub(431, 1))
+    }
     ///`OrderCapacity` (528), CHAR.
     #[inline]
     pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
@@ -5455,10 +5712,11 @@ impl<'a> NewOrderSingle<'a> {
     pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
         self.0.get(438, 582)
     }
-    t::comp!(
-        order_attribute_grp, slot = 439, slots = 1, "OrderAttributeGrp",
-        c::OrderAttributeGrp
-    );
+    ///The `OrderAttributeGrp` component.
+    #[inline]
+    pub fn order_attribute_grp(&self) -> c::OrderAttributeGrp<'_, 'a> {
+        c::OrderAttributeGrp(self.0.sub(439, 1))
+    }
     ///`ForexReq` (121), BOOLEAN.
     #[inline]
     pub fn forex_req(&self) -> t::Opt<bool> {
@@ -5474,7 +5732,11 @@ impl<'a> NewOrderSingle<'a> {
     pub fn settl_currency_code_source(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(442, 2899)
     }
-    t::comp!(rate_source, slot = 443, slots = 1, "RateSource", c::RateSource);
+    ///The `RateSource` component.
+    #[inline]
+    pub fn rate_source(&self) -> c::RateSource<'_, 'a> {
+        c::RateSource(self.0.sub(443, 1))
+    }
     ///`OffshoreIndicator` (2795), INT.
     #[inline]
     pub fn offshore_indicator(&self) -> t::Opt<e::OffshoreIndicator<'a>> {
@@ -5535,22 +5797,26 @@ impl<'a> NewOrderSingle<'a> {
     pub fn max_show(&self) -> t::Opt<v::Decimal> {
         self.0.get(455, 210)
     }
-    t::comp!(
-        peg_instructions, slot = 456, slots = 11, "PegInstructions", c::PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 467, slots = 7, "DiscretionInstructions",
-        c::DiscretionInstructions
-    );
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> c::PegInstructions<'_, 'a> {
+        c::PegInstructions(self.0.sub(456, 11))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> c::DiscretionInstructions<'_, 'a> {
+        c::DiscretionInstructions(self.0.sub(467, 7))
+    }
     ///`TargetStrategy` (847), INT.
     #[inline]
     pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
         self.0.get(474, 847)
     }
-    t::comp!(
-        strategy_parameters_grp, slot = 475, slots = 1, "StrategyParametersGrp",
-        c::StrategyParametersGrp
-    );
+    ///The `StrategyParametersGrp` component.
+    #[inline]
+    pub fn strategy_parameters_grp(&self) -> c::StrategyParametersGrp<'_, 'a> {
+        c::StrategyParametersGrp(self.0.sub(475, 1))
+    }
     ///`TargetStrategyParameters` (848), STRING.
     #[inline]
     pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
@@ -5648,14 +5914,16 @@ impl<'a> NewOrderSingle<'a> {
     pub fn owner_type(&self) -> t::Opt<e::OwnerType<'a>> {
         self.0.get(494, 522)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 495, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
-    t::comp!(
-        trd_reg_publication_grp, slot = 496, slots = 1, "TrdRegPublicationGrp",
-        c::TrdRegPublicationGrp
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(495, 1))
+    }
+    ///The `TrdRegPublicationGrp` component.
+    #[inline]
+    pub fn trd_reg_publication_grp(&self) -> c::TrdRegPublicationGrp<'_, 'a> {
+        c::TrdRegPublicationGrp(self.0.sub(496, 1))
+    }
     ///`TradeReportingIndicator` (2524), INT.
     #[inline]
     pub fn trade_reporting_indicator(&self) -> t::Opt<e::TradeReportingIndicator<'a>> {
@@ -6196,8 +6464,16 @@ impl<'a> NewOrderList<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(49, 893)
     }
-    t::comp!(root_parties, slot = 50, slots = 1, "RootParties", c::RootParties);
-    t::req_comp!(list_ord_grp, slot = 51, slots = 1, "ListOrdGrp", c::ListOrdGrp);
+    ///The `RootParties` component.
+    #[inline]
+    pub fn root_parties(&self) -> c::RootParties<'_, 'a> {
+        c::RootParties(self.0.sub(50, 1))
+    }
+    ///The `ListOrdGrp` component (required).
+    #[inline]
+    pub fn list_ord_grp(&self) -> c::ListOrdGrp<'_, 'a> {
+        c::ListOrdGrp(self.0.sub(51, 1))
+    }
     ///`ThrottleInst` (1685), INT.
     #[inline]
     pub fn throttle_inst(&self) -> t::Opt<e::ThrottleInst<'a>> {
@@ -6582,13 +6858,26 @@ impl<'a> OrderCancelRequest<'a> {
     pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
         self.0.get(40, 581)
     }
-    t::comp!(parties, slot = 41, slots = 1, "Parties", c::Parties);
-    t::req_comp!(instrument, slot = 42, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 288, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 314, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(41, 1))
+    }
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(42, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(288, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(314, 1))
+    }
     ///`MarketSegmentID` (1300), STRING.
     #[inline]
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -6614,7 +6903,11 @@ impl<'a> OrderCancelRequest<'a> {
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(319, 60)
     }
-    t::comp!(order_qty_data, slot = 320, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(320, 5))
+    }
     ///`ComplianceID` (376), STRING.
     #[inline]
     pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -7044,8 +7337,16 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn order_request_id(&self) -> t::Opt<i64> {
         self.0.get(31, 2422)
     }
-    t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 33, slots = 1, "TargetParties", c::TargetParties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(32, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(33, 1))
+    }
     ///`TradeOriginationDate` (229), LOCALMKTDATE.
     #[inline]
     pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -7126,7 +7427,11 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(49, 70)
     }
-    t::comp!(pre_alloc_grp, slot = 50, slots = 1, "PreAllocGrp", c::PreAllocGrp);
+    ///The `PreAllocGrp` component.
+    #[inline]
+    pub fn pre_alloc_grp(&self) -> c::PreAllocGrp<'_, 'a> {
+        c::PreAllocGrp(self.0.sub(50, 1))
+    }
     ///`SettlType` (63), STRING.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType<'a>> {
@@ -7187,13 +7492,16 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn maximum_price_deviation(&self) -> t::Opt<v::Decimal> {
         self.0.get(62, 2676)
     }
-    t::comp!(
-        value_checks_grp, slot = 63, slots = 1, "ValueChecksGrp", c::ValueChecksGrp
-    );
-    t::comp!(
-        matching_instructions, slot = 64, slots = 1, "MatchingInstructions",
-        c::MatchingInstructions
-    );
+    ///The `ValueChecksGrp` component.
+    #[inline]
+    pub fn value_checks_grp(&self) -> c::ValueChecksGrp<'_, 'a> {
+        c::ValueChecksGrp(self.0.sub(63, 1))
+    }
+    ///The `MatchingInstructions` component.
+    #[inline]
+    pub fn matching_instructions(&self) -> c::MatchingInstructions<'_, 'a> {
+        c::MatchingInstructions(self.0.sub(64, 1))
+    }
     ///`SelfMatchPreventionID` (2362), STRING.
     #[inline]
     pub fn self_match_prevention_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -7206,14 +7514,16 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     ) -> t::Opt<e::SelfMatchPreventionInstruction<'a>> {
         self.0.get(66, 2964)
     }
-    t::comp!(
-        display_instruction, slot = 67, slots = 10, "DisplayInstruction",
-        c::DisplayInstruction
-    );
-    t::comp!(
-        disclosure_instruction_grp, slot = 77, slots = 1, "DisclosureInstructionGrp",
-        c::DisclosureInstructionGrp
-    );
+    ///The `DisplayInstruction` component.
+    #[inline]
+    pub fn display_instruction(&self) -> c::DisplayInstruction<'_, 'a> {
+        c::DisplayInstruction(self.0.sub(67, 10))
+    }
+    ///The `DisclosureInstructionGrp` component.
+    #[inline]
+    pub fn disclosure_instruction_grp(&self) -> c::DisclosureInstructionGrp<'_, 'a> {
+        c::DisclosureInstructionGrp(self.0.sub(77, 1))
+    }
     ///`MaxFloor` (111), QTY.
     #[inline]
     pub fn max_floor(&self) -> t::Opt<v::Decimal> {
@@ -7239,13 +7549,26 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn ex_destination_type(&self) -> t::Opt<e::ExDestinationType<'a>> {
         self.0.get(82, 2704)
     }
-    t::comp!(trdg_ses_grp, slot = 83, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
-    t::req_comp!(instrument, slot = 84, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 330, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 356, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(83, 1))
+    }
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(84, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(330, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(356, 1))
+    }
     ///`Side` (54), CHAR, required.
     #[inline]
     pub fn side(&self) -> t::Req<e::Side> {
@@ -7268,13 +7591,21 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(360, 60)
     }
-    t::comp!(stipulations, slot = 361, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(361, 1))
+    }
     ///`QtyType` (854), INT.
     #[inline]
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(362, 854)
     }
-    t::req_comp!(order_qty_data, slot = 363, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component (required).
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(363, 5))
+    }
     ///`OrdType` (40), CHAR, required.
     #[inline]
     pub fn ord_type(&self) -> t::Req<e::OrdType> {
@@ -7305,31 +7636,43 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn stop_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(373, 99)
     }
-    t::comp!(
-        triggering_instruction, slot = 374, slots = 16, "TriggeringInstruction",
-        c::TriggeringInstruction
-    );
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 390, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 399, slots = 6, "YieldData", c::YieldData);
-    t::comp!(
-        peg_instructions, slot = 405, slots = 11, "PegInstructions", c::PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 416, slots = 7, "DiscretionInstructions",
-        c::DiscretionInstructions
-    );
+    ///The `TriggeringInstruction` component.
+    #[inline]
+    pub fn triggering_instruction(&self) -> c::TriggeringInstruction<'_, 'a> {
+        c::TriggeringInstruction(self.0.sub(374, 16))
+    }
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(390, 9))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(399, 6))
+    }
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> c::PegInstructions<'_, 'a> {
+        c::PegInstructions(self.0.sub(405, 11))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> c::DiscretionInstructions<'_, 'a> {
+        c::DiscretionInstructions(self.0.sub(416, 7))
+    }
     ///`TargetStrategy` (847), INT.
     #[inline]
     pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
         self.0.get(423, 847)
     }
-    t::comp!(
-        strategy_parameters_grp, slot = 424, slots = 1, "StrategyParametersGrp",
-        c::StrategyParametersGrp
-    );
+    ///The `StrategyParametersGrp` component.
+    #[inline]
+    pub fn strategy_parameters_grp(&self) -> c::StrategyParametersGrp<'_, 'a> {
+        c::StrategyParametersGrp(self.0.sub(424, 1))
+    }
     ///`TargetStrategyParameters` (848), STRING.
     #[inline]
     pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
@@ -7410,13 +7753,16 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn exposure_duration_unit(&self) -> t::Opt<i64> {
         self.0.get(440, 1916)
     }
-    t::comp!(
-        commission_data, slot = 441, slots = 7, "CommissionData", c::CommissionData
-    );
-    t::comp!(
-        commission_data_grp, slot = 448, slots = 1, "CommissionDataGrp",
-        c::CommissionDataGrp
-    );
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(441, 7))
+    }
+    ///The `CommissionDataGrp` component.
+    #[inline]
+    pub fn commission_data_grp(&self) -> c::CommissionDataGrp<'_, 'a> {
+        c::CommissionDataGrp(self.0.sub(448, 1))
+    }
     ///`OrderCapacity` (528), CHAR.
     #[inline]
     pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
@@ -7447,10 +7793,11 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
         self.0.get(454, 582)
     }
-    t::comp!(
-        order_attribute_grp, slot = 455, slots = 1, "OrderAttributeGrp",
-        c::OrderAttributeGrp
-    );
+    ///The `OrderAttributeGrp` component.
+    #[inline]
+    pub fn order_attribute_grp(&self) -> c::OrderAttributeGrp<'_, 'a> {
+        c::OrderAttributeGrp(self.0.sub(455, 1))
+    }
     ///`ForexReq` (121), BOOLEAN.
     #[inline]
     pub fn forex_req(&self) -> t::Opt<bool> {
@@ -7466,7 +7813,11 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn settl_currency_code_source(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(458, 2899)
     }
-    t::comp!(rate_source, slot = 459, slots = 1, "RateSource", c::RateSource);
+    ///The `RateSource` component.
+    #[inline]
+    pub fn rate_source(&self) -> c::RateSource<'_, 'a> {
+        c::RateSource(self.0.sub(459, 1))
+    }
     ///`OffshoreIndicator` (2795), INT.
     #[inline]
     pub fn offshore_indicator(&self) -> t::Opt<e::OffshoreIndicator<'a>> {
@@ -7619,10 +7970,11 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     pub fn order_ownership_indicator(&self) -> t::Opt<e::OrderOwnershipIndicator<'a>> {
         self.0.get(489, 2679)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 490, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(490, 1))
+    }
     ///`ThrottleInst` (1685), INT.
     #[inline]
     pub fn throttle_inst(&self) -> t::Opt<e::ThrottleInst<'a>> {
@@ -8241,7 +8593,11 @@ impl<'a> OrderStatusRequest<'a> {
     pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(33, 583)
     }
-    t::comp!(parties, slot = 34, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(34, 1))
+    }
     ///`OrdStatusReqID` (790), STRING.
     #[inline]
     pub fn ord_status_req_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -8257,12 +8613,21 @@ impl<'a> OrderStatusRequest<'a> {
     pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
         self.0.get(37, 660)
     }
-    t::req_comp!(instrument, slot = 38, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 284, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 310, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(38, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(284, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(310, 1))
+    }
     ///`MarketSegmentID` (1300), STRING.
     #[inline]
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -8673,8 +9038,16 @@ impl<'a> AllocationInstruction<'a> {
     pub fn alloc_no_orders_type(&self) -> t::Opt<e::AllocNoOrdersType<'a>> {
         self.0.get(43, 857)
     }
-    t::comp!(ord_alloc_grp, slot = 44, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
-    t::comp!(exec_alloc_grp, slot = 45, slots = 1, "ExecAllocGrp", c::ExecAllocGrp);
+    ///The `OrdAllocGrp` component.
+    #[inline]
+    pub fn ord_alloc_grp(&self) -> c::OrdAllocGrp<'_, 'a> {
+        c::OrdAllocGrp(self.0.sub(44, 1))
+    }
+    ///The `ExecAllocGrp` component.
+    #[inline]
+    pub fn exec_alloc_grp(&self) -> c::ExecAllocGrp<'_, 'a> {
+        c::ExecAllocGrp(self.0.sub(45, 1))
+    }
     ///`PreviouslyReported` (570), BOOLEAN.
     #[inline]
     pub fn previously_reported(&self) -> t::Opt<bool> {
@@ -8695,17 +9068,31 @@ impl<'a> AllocationInstruction<'a> {
     pub fn side(&self) -> t::Req<e::Side> {
         self.0.req(49, 54)
     }
-    t::req_comp!(instrument, slot = 50, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 296, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 308, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 334, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 335, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(50, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(296, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(308, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(334, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(335, 1))
+    }
     ///`Quantity` (53), QTY, required.
     #[inline]
     pub fn quantity(&self) -> t::Req<v::Decimal> {
@@ -8741,10 +9128,11 @@ impl<'a> AllocationInstruction<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(342, 423)
     }
-    t::comp!(
-        price_qualifier_grp, slot = 343, slots = 1, "PriceQualifierGrp",
-        c::PriceQualifierGrp
-    );
+    ///The `PriceQualifierGrp` component.
+    #[inline]
+    pub fn price_qualifier_grp(&self) -> c::PriceQualifierGrp<'_, 'a> {
+        c::PriceQualifierGrp(self.0.sub(343, 1))
+    }
     ///`AvgPx` (6), PRICE.
     #[inline]
     pub fn avg_px(&self) -> t::Opt<v::Decimal> {
@@ -8755,10 +9143,13 @@ impl<'a> AllocationInstruction<'a> {
     pub fn avg_par_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(345, 860)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 346, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(346, 9))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -8779,7 +9170,11 @@ impl<'a> AllocationInstruction<'a> {
     pub fn offshore_indicator(&self) -> t::Opt<e::OffshoreIndicator<'a>> {
         self.0.get(358, 2795)
     }
-    t::comp!(parties, slot = 359, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(359, 1))
+    }
     ///`TradeDate` (75), LOCALMKTDATE, required.
     #[inline]
     pub fn trade_date(&self) -> t::Req<v::LocalMktDate> {
@@ -8895,16 +9290,26 @@ impl<'a> AllocationInstruction<'a> {
     pub fn legal_confirm(&self) -> t::Opt<bool> {
         self.0.get(382, 650)
     }
-    t::comp!(stipulations, slot = 383, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(yield_data, slot = 384, slots = 6, "YieldData", c::YieldData);
-    t::comp!(
-        regulatory_trade_id_grp, slot = 390, slots = 1, "RegulatoryTradeIDGrp",
-        c::RegulatoryTradeIdGrp
-    );
-    t::comp!(
-        position_amount_data, slot = 391, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(383, 1))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(384, 6))
+    }
+    ///The `RegulatoryTradeIDGrp` component.
+    #[inline]
+    pub fn regulatory_trade_id_grp(&self) -> c::RegulatoryTradeIdGrp<'_, 'a> {
+        c::RegulatoryTradeIdGrp(self.0.sub(390, 1))
+    }
+    ///The `PositionAmountData` component.
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(391, 1))
+    }
     ///`TotNoAllocs` (892), INT.
     #[inline]
     pub fn tot_no_allocs(&self) -> t::Opt<i64> {
@@ -8915,7 +9320,11 @@ impl<'a> AllocationInstruction<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(393, 893)
     }
-    t::comp!(alloc_grp, slot = 394, slots = 1, "AllocGrp", c::AllocGrp);
+    ///The `AllocGrp` component.
+    #[inline]
+    pub fn alloc_grp(&self) -> c::AllocGrp<'_, 'a> {
+        c::AllocGrp(self.0.sub(394, 1))
+    }
     ///`AvgPxIndicator` (819), INT.
     #[inline]
     pub fn avg_px_indicator(&self) -> t::Opt<e::AvgPxIndicator<'a>> {
@@ -8991,7 +9400,11 @@ impl<'a> AllocationInstruction<'a> {
     pub fn rnd_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(409, 991)
     }
-    t::comp!(rate_source, slot = 410, slots = 1, "RateSource", c::RateSource);
+    ///The `RateSource` component.
+    #[inline]
+    pub fn rate_source(&self) -> c::RateSource<'_, 'a> {
+        c::RateSource(self.0.sub(410, 1))
+    }
     ///`VenueType` (1430), CHAR.
     #[inline]
     pub fn venue_type(&self) -> t::Opt<e::VenueType> {
@@ -9304,7 +9717,11 @@ impl<'a> ListCancelRequest<'a> {
     pub fn list_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(30, 66)
     }
-    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(31, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP, required.
     #[inline]
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
@@ -9688,9 +10105,11 @@ impl<'a> ListStatus<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(42, 893)
     }
-    t::req_comp!(
-        ord_list_stat_grp, slot = 43, slots = 1, "OrdListStatGrp", c::OrdListStatGrp
-    );
+    ///The `OrdListStatGrp` component (required).
+    #[inline]
+    pub fn ord_list_stat_grp(&self) -> c::OrdListStatGrp<'_, 'a> {
+        c::OrdListStatGrp(self.0.sub(43, 1))
+    }
 }
 /// Builds a `ListStatus`: [`ListStatusBuilder::new`] (as does [`ListStatus::builder`]) takes [`ListStatusRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -10001,8 +10420,16 @@ impl<'a> AllocationInstructionAck<'a> {
     pub fn alloc_request_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(31, 2758)
     }
-    t::comp!(instrument, slot = 32, slots = 246, "Instrument", c::Instrument);
-    t::comp!(parties, slot = 278, slots = 1, "Parties", c::Parties);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(32, 246))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(278, 1))
+    }
     ///`SecondaryAllocID` (793), STRING.
     #[inline]
     pub fn secondary_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -10088,11 +10515,16 @@ impl<'a> AllocationInstructionAck<'a> {
     pub fn encoded_reject_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(295)
     }
-    t::comp!(
-        regulatory_trade_id_grp, slot = 296, slots = 1, "RegulatoryTradeIDGrp",
-        c::RegulatoryTradeIdGrp
-    );
-    t::comp!(alloc_ack_grp, slot = 297, slots = 1, "AllocAckGrp", c::AllocAckGrp);
+    ///The `RegulatoryTradeIDGrp` component.
+    #[inline]
+    pub fn regulatory_trade_id_grp(&self) -> c::RegulatoryTradeIdGrp<'_, 'a> {
+        c::RegulatoryTradeIdGrp(self.0.sub(296, 1))
+    }
+    ///The `AllocAckGrp` component.
+    #[inline]
+    pub fn alloc_ack_grp(&self) -> c::AllocAckGrp<'_, 'a> {
+        c::AllocAckGrp(self.0.sub(297, 1))
+    }
 }
 /// Builds a `AllocationInstructionAck`: [`AllocationInstructionAckBuilder::new`] (as does [`AllocationInstructionAck::builder`]) takes [`AllocationInstructionAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -10418,15 +10850,31 @@ impl<'a> DontKnowTrade<'a> {
     pub fn dk_reason(&self) -> t::Req<e::DkReason> {
         self.0.req(33, 127)
     }
-    t::req_comp!(instrument, slot = 34, slots = 246, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 280, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 281, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(34, 246))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(280, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(281, 1))
+    }
     ///`Side` (54), CHAR, required.
     #[inline]
     pub fn side(&self) -> t::Req<e::Side> {
         self.0.req(282, 54)
     }
-    t::req_comp!(order_qty_data, slot = 283, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component (required).
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(283, 5))
+    }
     ///`LastQty` (32), QTY.
     #[inline]
     pub fn last_qty(&self) -> t::Opt<v::Decimal> {
@@ -10607,8 +11055,16 @@ impl<'a> QuoteRequest<'a> {
     pub fn pre_trade_anonymity(&self) -> t::Opt<bool> {
         self.0.get(38, 1091)
     }
-    t::comp!(root_parties, slot = 39, slots = 1, "RootParties", c::RootParties);
-    t::req_comp!(quot_req_grp, slot = 40, slots = 1, "QuotReqGrp", c::QuotReqGrp);
+    ///The `RootParties` component.
+    #[inline]
+    pub fn root_parties(&self) -> c::RootParties<'_, 'a> {
+        c::RootParties(self.0.sub(39, 1))
+    }
+    ///The `QuotReqGrp` component (required).
+    #[inline]
+    pub fn quot_req_grp(&self) -> c::QuotReqGrp<'_, 'a> {
+        c::QuotReqGrp(self.0.sub(40, 1))
+    }
     ///`ComplianceID` (376), STRING.
     #[inline]
     pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -11048,7 +11504,11 @@ impl<'a> Quote<'a> {
     pub fn single_quote_indicator(&self) -> t::Opt<bool> {
         self.0.get(42, 2837)
     }
-    t::comp!(quot_qual_grp, slot = 43, slots = 1, "QuotQualGrp", c::QuotQualGrp);
+    ///The `QuotQualGrp` component.
+    #[inline]
+    pub fn quot_qual_grp(&self) -> c::QuotQualGrp<'_, 'a> {
+        c::QuotQualGrp(self.0.sub(43, 1))
+    }
     ///`TrdType` (828), INT.
     #[inline]
     pub fn trd_type(&self) -> t::Opt<e::TrdType<'a>> {
@@ -11064,14 +11524,21 @@ impl<'a> Quote<'a> {
     pub fn quote_response_level(&self) -> t::Opt<e::QuoteResponseLevel<'a>> {
         self.0.get(46, 301)
     }
-    t::comp!(
-        quote_attribute_grp, slot = 47, slots = 1, "QuoteAttributeGrp",
-        c::QuoteAttributeGrp
-    );
-    t::comp!(
-        value_checks_grp, slot = 48, slots = 1, "ValueChecksGrp", c::ValueChecksGrp
-    );
-    t::comp!(parties, slot = 49, slots = 1, "Parties", c::Parties);
+    ///The `QuoteAttributeGrp` component.
+    #[inline]
+    pub fn quote_attribute_grp(&self) -> c::QuoteAttributeGrp<'_, 'a> {
+        c::QuoteAttributeGrp(self.0.sub(47, 1))
+    }
+    ///The `ValueChecksGrp` component.
+    #[inline]
+    pub fn value_checks_grp(&self) -> c::ValueChecksGrp<'_, 'a> {
+        c::ValueChecksGrp(self.0.sub(48, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(49, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<e::TradingSessionId<'a>> {
@@ -11082,18 +11549,31 @@ impl<'a> Quote<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<e::TradingSessionSubId<'a>> {
         self.0.get(51, 625)
     }
-    t::req_comp!(instrument, slot = 52, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 298, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 324, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(52, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(298, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(324, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
         self.0.get(325, 54)
     }
-    t::comp!(order_qty_data, slot = 326, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(326, 5))
+    }
     ///`SettlType` (63), STRING.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType<'a>> {
@@ -11134,8 +11614,16 @@ impl<'a> Quote<'a> {
     pub fn settl_currency_code_source(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(338, 2899)
     }
-    t::comp!(rate_source, slot = 339, slots = 1, "RateSource", c::RateSource);
-    t::comp!(stipulations, slot = 340, slots = 1, "Stipulations", c::Stipulations);
+    ///The `RateSource` component.
+    #[inline]
+    pub fn rate_source(&self) -> c::RateSource<'_, 'a> {
+        c::RateSource(self.0.sub(339, 1))
+    }
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(340, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -11161,7 +11649,11 @@ impl<'a> Quote<'a> {
     pub fn solicited_flag(&self) -> t::Opt<bool> {
         self.0.get(345, 377)
     }
-    t::comp!(leg_quot_grp, slot = 346, slots = 1, "LegQuotGrp", c::LegQuotGrp);
+    ///The `LegQuotGrp` component.
+    #[inline]
+    pub fn leg_quot_grp(&self) -> c::LegQuotGrp<'_, 'a> {
+        c::LegQuotGrp(self.0.sub(346, 1))
+    }
     ///`BidPx` (132), PRICE.
     #[inline]
     pub fn bid_px(&self) -> t::Opt<v::Decimal> {
@@ -11287,10 +11779,11 @@ impl<'a> Quote<'a> {
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(371, 60)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 372, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(372, 1))
+    }
     ///`OrdType` (40), CHAR.
     #[inline]
     pub fn ord_type(&self) -> t::Opt<e::OrdType> {
@@ -11321,9 +11814,11 @@ impl<'a> Quote<'a> {
     pub fn settl_curr_fx_rate_calc(&self) -> t::Opt<e::SettlCurrFxRateCalc> {
         self.0.get(378, 156)
     }
-    t::comp!(
-        commission_data, slot = 379, slots = 7, "CommissionData", c::CommissionData
-    );
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(379, 7))
+    }
     ///`CustOrderCapacity` (582), INT.
     #[inline]
     pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
@@ -11364,10 +11859,11 @@ impl<'a> Quote<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(393, 423)
     }
-    t::comp!(
-        price_qualifier_grp, slot = 394, slots = 1, "PriceQualifierGrp",
-        c::PriceQualifierGrp
-    );
+    ///The `PriceQualifierGrp` component.
+    #[inline]
+    pub fn price_qualifier_grp(&self) -> c::PriceQualifierGrp<'_, 'a> {
+        c::PriceQualifierGrp(self.0.sub(394, 1))
+    }
     ///`BidSpread` (2533), FLOAT.
     #[inline]
     pub fn bid_spread(&self) -> t::Opt<v::Decimal> {
@@ -11378,16 +11874,28 @@ impl<'a> Quote<'a> {
     pub fn offer_spread(&self) -> t::Opt<v::Decimal> {
         self.0.get(396, 2534)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 397, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(
-        relative_value_grp, slot = 406, slots = 1, "RelativeValueGrp",
-        c::RelativeValueGrp
-    );
-    t::comp!(yield_data, slot = 407, slots = 6, "YieldData", c::YieldData);
-    t::comp!(routing_grp, slot = 413, slots = 1, "RoutingGrp", c::RoutingGrp);
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(397, 9))
+    }
+    ///The `RelativeValueGrp` component.
+    #[inline]
+    pub fn relative_value_grp(&self) -> c::RelativeValueGrp<'_, 'a> {
+        c::RelativeValueGrp(self.0.sub(406, 1))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(407, 6))
+    }
+    ///The `RoutingGrp` component.
+    #[inline]
+    pub fn routing_grp(&self) -> c::RoutingGrp<'_, 'a> {
+        c::RoutingGrp(self.0.sub(413, 1))
+    }
     ///`TradeContinuation` (1937), INT.
     #[inline]
     pub fn trade_continuation(&self) -> t::Opt<e::TradeContinuation<'a>> {
@@ -11816,7 +12324,11 @@ impl<'a> SettlementInstructions<'a> {
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(38, 60)
     }
-    t::comp!(settl_inst_grp, slot = 39, slots = 1, "SettlInstGrp", c::SettlInstGrp);
+    ///The `SettlInstGrp` component.
+    #[inline]
+    pub fn settl_inst_grp(&self) -> c::SettlInstGrp<'_, 'a> {
+        c::SettlInstGrp(self.0.sub(39, 1))
+    }
 }
 /// Builds a `SettlementInstructions`: [`SettlementInstructionsBuilder::new`] (as does [`SettlementInstructions::builder`]) takes [`SettlementInstructionsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -11930,7 +12442,11 @@ impl<'a> MarketDataRequest<'a> {
     pub fn subscription_request_type(&self) -> t::Req<e::SubscriptionRequestType> {
         self.0.req(31, 263)
     }
-    t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(32, 1))
+    }
     ///`MarketDepth` (264), INT, required.
     #[inline]
     pub fn market_depth(&self) -> t::Req<i64> {
@@ -11961,15 +12477,26 @@ impl<'a> MarketDataRequest<'a> {
     pub fn md_implicit_delete(&self) -> t::Opt<bool> {
         self.0.get(38, 547)
     }
-    t::req_comp!(md_req_grp, slot = 39, slots = 1, "MDReqGrp", c::MdReqGrp);
-    t::comp!(
-        market_segment_scope_grp, slot = 40, slots = 1, "MarketSegmentScopeGrp",
-        c::MarketSegmentScopeGrp
-    );
-    t::req_comp!(
-        instrmt_md_req_grp, slot = 41, slots = 1, "InstrmtMDReqGrp", c::InstrmtMdReqGrp
-    );
-    t::comp!(trdg_ses_grp, slot = 42, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `MDReqGrp` component (required).
+    #[inline]
+    pub fn md_req_grp(&self) -> c::MdReqGrp<'_, 'a> {
+        c::MdReqGrp(self.0.sub(39, 1))
+    }
+    ///The `MarketSegmentScopeGrp` component.
+    #[inline]
+    pub fn market_segment_scope_grp(&self) -> c::MarketSegmentScopeGrp<'_, 'a> {
+        c::MarketSegmentScopeGrp(self.0.sub(40, 1))
+    }
+    ///The `InstrmtMDReqGrp` component (required).
+    #[inline]
+    pub fn instrmt_md_req_grp(&self) -> c::InstrmtMdReqGrp<'_, 'a> {
+        c::InstrmtMdReqGrp(self.0.sub(41, 1))
+    }
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(42, 1))
+    }
     ///`ApplQueueAction` (815), INT.
     #[inline]
     pub fn appl_queue_action(&self) -> t::Opt<e::ApplQueueAction<'a>> {
@@ -12313,10 +12840,11 @@ t::message!(
     trailer = c::Trailer(345..),
 );
 impl<'a> MarketDataSnapshotFullRefresh<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`TotNumReports` (911), INT.
     #[inline]
     pub fn tot_num_reports(&self) -> t::Opt<i64> {
@@ -12387,21 +12915,36 @@ impl<'a> MarketDataSnapshotFullRefresh<'a> {
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(47, 1300)
     }
-    t::req_comp!(instrument, slot = 48, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 294, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 306, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 332, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 333, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        related_instrument_grp, slot = 334, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(48, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(294, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(306, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(332, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(333, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(334, 1))
+    }
     ///`LastUpdateTime` (779), UTCTIMESTAMP, required.
     #[inline]
     pub fn last_update_time(&self) -> t::Req<v::UtcTimestamp> {
@@ -12432,7 +12975,11 @@ impl<'a> MarketDataSnapshotFullRefresh<'a> {
     pub fn md_halt_reason(&self) -> t::Opt<i64> {
         self.0.get(340, 1684)
     }
-    t::req_comp!(md_full_grp, slot = 341, slots = 1, "MDFullGrp", c::MdFullGrp);
+    ///The `MDFullGrp` component (required).
+    #[inline]
+    pub fn md_full_grp(&self) -> c::MdFullGrp<'_, 'a> {
+        c::MdFullGrp(self.0.sub(341, 1))
+    }
     ///`ApplQueueDepth` (813), INT.
     #[inline]
     pub fn appl_queue_depth(&self) -> t::Opt<i64> {
@@ -12443,7 +12990,11 @@ impl<'a> MarketDataSnapshotFullRefresh<'a> {
     pub fn appl_queue_resolution(&self) -> t::Opt<e::ApplQueueResolution<'a>> {
         self.0.get(343, 814)
     }
-    t::comp!(routing_grp, slot = 344, slots = 1, "RoutingGrp", c::RoutingGrp);
+    ///The `RoutingGrp` component.
+    #[inline]
+    pub fn routing_grp(&self) -> c::RoutingGrp<'_, 'a> {
+        c::RoutingGrp(self.0.sub(344, 1))
+    }
 }
 /// Builds a `MarketDataSnapshotFullRefresh`: [`MarketDataSnapshotFullRefreshBuilder::new`] (as does [`MarketDataSnapshotFullRefresh::builder`]) takes [`MarketDataSnapshotFullRefreshRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -12589,10 +13140,11 @@ t::message!(
     = c::Trailer(45..),
 );
 impl<'a> MarketDataIncrementalRefresh<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`MDBookType` (1021), INT.
     #[inline]
     pub fn md_book_type(&self) -> t::Opt<e::MdBookType<'a>> {
@@ -12628,7 +13180,11 @@ impl<'a> MarketDataIncrementalRefresh<'a> {
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(40, 1300)
     }
-    t::req_comp!(md_inc_grp, slot = 41, slots = 1, "MDIncGrp", c::MdIncGrp);
+    ///The `MDIncGrp` component (required).
+    #[inline]
+    pub fn md_inc_grp(&self) -> c::MdIncGrp<'_, 'a> {
+        c::MdIncGrp(self.0.sub(41, 1))
+    }
     ///`ApplQueueDepth` (813), INT.
     #[inline]
     pub fn appl_queue_depth(&self) -> t::Opt<i64> {
@@ -12639,7 +13195,11 @@ impl<'a> MarketDataIncrementalRefresh<'a> {
     pub fn appl_queue_resolution(&self) -> t::Opt<e::ApplQueueResolution<'a>> {
         self.0.get(43, 814)
     }
-    t::comp!(routing_grp, slot = 44, slots = 1, "RoutingGrp", c::RoutingGrp);
+    ///The `RoutingGrp` component.
+    #[inline]
+    pub fn routing_grp(&self) -> c::RoutingGrp<'_, 'a> {
+        c::RoutingGrp(self.0.sub(44, 1))
+    }
 }
 /// Builds a `MarketDataIncrementalRefresh`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -12737,13 +13297,21 @@ impl<'a> MarketDataRequestReject<'a> {
     pub fn md_req_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(30, 262)
     }
-    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(31, 1))
+    }
     ///`MDReqRejReason` (281), CHAR.
     #[inline]
     pub fn md_req_rej_reason(&self) -> t::Opt<e::MdReqRejReason> {
         self.0.get(32, 281)
     }
-    t::comp!(md_rjct_grp, slot = 33, slots = 1, "MDRjctGrp", c::MdRjctGrp);
+    ///The `MDRjctGrp` component.
+    #[inline]
+    pub fn md_rjct_grp(&self) -> c::MdRjctGrp<'_, 'a> {
+        c::MdRjctGrp(self.0.sub(33, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -12881,8 +13449,16 @@ impl<'a> QuoteCancel<'a> {
     pub fn quote_response_level(&self) -> t::Opt<e::QuoteResponseLevel<'a>> {
         self.0.get(36, 301)
     }
-    t::comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 38, slots = 1, "TargetParties", c::TargetParties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(37, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(38, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -12908,10 +13484,11 @@ impl<'a> QuoteCancel<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<e::TradingSessionSubId<'a>> {
         self.0.get(43, 625)
     }
-    t::comp!(
-        quot_cxl_entries_grp, slot = 44, slots = 1, "QuotCxlEntriesGrp",
-        c::QuotCxlEntriesGrp
-    );
+    ///The `QuotCxlEntriesGrp` component.
+    #[inline]
+    pub fn quot_cxl_entries_grp(&self) -> c::QuotCxlEntriesGrp<'_, 'a> {
+        c::QuotCxlEntriesGrp(self.0.sub(44, 1))
+    }
 }
 /// Builds a `QuoteCancel`: [`QuoteCancelBuilder::new`] (as does [`QuoteCancel::builder`]) takes [`QuoteCancelRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -13224,15 +13801,36 @@ impl<'a> QuoteStatusRequest<'a> {
     pub fn quote_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(31, 117)
     }
-    t::comp!(instrument, slot = 32, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 278, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 304, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 305, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(parties, slot = 306, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 307, slots = 1, "TargetParties", c::TargetParties);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(32, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(278, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(304, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(305, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(306, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(307, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -13401,8 +13999,16 @@ impl<'a> MassQuoteAck<'a> {
     pub fn quote_cancel_type(&self) -> t::Opt<e::QuoteCancelType<'a>> {
         self.0.get(36, 298)
     }
-    t::comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 38, slots = 1, "TargetParties", c::TargetParties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(37, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(38, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -13453,10 +14059,16 @@ impl<'a> MassQuoteAck<'a> {
     pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(48)
     }
-    t::comp!(quot_set_ack_grp, slot = 49, slots = 1, "QuotSetAckGrp", c::QuotSetAckGrp);
-    t::comp!(
-        throttle_response, slot = 50, slots = 3, "ThrottleResponse", c::ThrottleResponse
-    );
+    ///The `QuotSetAckGrp` component.
+    #[inline]
+    pub fn quot_set_ack_grp(&self) -> c::QuotSetAckGrp<'_, 'a> {
+        c::QuotSetAckGrp(self.0.sub(49, 1))
+    }
+    ///The `ThrottleResponse` component.
+    #[inline]
+    pub fn throttle_response(&self) -> c::ThrottleResponse<'_, 'a> {
+        c::ThrottleResponse(self.0.sub(50, 3))
+    }
 }
 /// Builds a `MassQuoteAck`: [`MassQuoteAckBuilder::new`] (as does [`MassQuoteAck::builder`]) takes [`MassQuoteAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -13801,20 +14413,31 @@ impl<'a> SecurityDefinitionRequest<'a> {
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(33, 1300)
     }
-    t::comp!(instrument, slot = 34, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 280, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 292, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 318, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(
-        related_instrument_grp, slot = 319, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(34, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(280, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(292, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(318, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(319, 1))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -13870,13 +14493,28 @@ impl<'a> SecurityDefinitionRequest<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<e::TradingSessionSubId<'a>> {
         self.0.get(330, 625)
     }
-    t::comp!(stipulations, slot = 331, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(instrmt_leg_grp, slot = 332, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 333, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 342, slots = 6, "YieldData", c::YieldData);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(331, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(332, 1))
+    }
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(333, 9))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(342, 6))
+    }
     ///`ExpirationCycle` (827), INT.
     #[inline]
     pub fn expiration_cycle(&self) -> t::Opt<e::ExpirationCycle<'a>> {
@@ -14229,10 +14867,11 @@ t::message!(
     SECURITY_DEFINITION, header = c::Header(..30), trailer = c::Trailer(361..),
 );
 impl<'a> SecurityDefinition<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`SecurityReportID` (964), INT.
     #[inline]
     pub fn security_report_id(&self) -> t::Opt<i64> {
@@ -14278,24 +14917,36 @@ impl<'a> SecurityDefinition<'a> {
     pub fn corporate_action(&self) -> t::Opt<v::MultipleCharValue<'a>> {
         self.0.get(42, 292)
     }
-    t::comp!(instrument, slot = 43, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 289, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 301, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 327, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(
-        related_instrument_grp, slot = 328, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
-    t::comp!(
-        security_classification_grp, slot = 329, slots = 1, "SecurityClassificationGrp",
-        c::SecurityClassificationGrp
-    );
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(43, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(289, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(301, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(327, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(328, 1))
+    }
+    ///The `SecurityClassificationGrp` component.
+    #[inline]
+    pub fn security_classification_grp(&self) -> c::SecurityClassificationGrp<'_, 'a> {
+        c::SecurityClassificationGrp(self.0.sub(329, 1))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -14336,7 +14987,11 @@ impl<'a> SecurityDefinition<'a> {
     pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(337)
     }
-    t::comp!(stipulations, slot = 338, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(338, 1))
+    }
     ///`NumOfSimpleInstruments` (1606), INT.
     #[inline]
     pub fn num_of_simple_instruments(&self) -> t::Opt<i64> {
@@ -14347,16 +15002,28 @@ impl<'a> SecurityDefinition<'a> {
     pub fn num_of_complex_instruments(&self) -> t::Opt<i64> {
         self.0.get(340, 2562)
     }
-    t::comp!(instrmt_leg_grp, slot = 341, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 342, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 351, slots = 6, "YieldData", c::YieldData);
-    t::comp!(
-        market_segment_grp, slot = 357, slots = 1, "MarketSegmentGrp",
-        c::MarketSegmentGrp
-    );
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(341, 1))
+    }
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(342, 9))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(351, 6))
+    }
+    ///The `MarketSegmentGrp` component.
+    #[inline]
+    pub fn market_segment_grp(&self) -> c::MarketSegmentGrp<'_, 'a> {
+        c::MarketSegmentGrp(self.0.sub(357, 1))
+    }
     ///`LastUpdateTime` (779), UTCTIMESTAMP.
     #[inline]
     pub fn last_update_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -14720,21 +15387,36 @@ impl<'a> SecurityStatusRequest<'a> {
     pub fn security_status_req_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(30, 324)
     }
-    t::req_comp!(instrument, slot = 31, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 277, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 289, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 315, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 316, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        related_instrument_grp, slot = 317, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(31, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(277, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(289, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(315, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(316, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(317, 1))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -15086,30 +15768,46 @@ t::message!(
     SECURITY_STATUS, header = c::Header(..30), trailer = c::Trailer(358..),
 );
 impl<'a> SecurityStatus<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`SecurityStatusReqID` (324), STRING.
     #[inline]
     pub fn security_status_req_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(34, 324)
     }
-    t::req_comp!(instrument, slot = 35, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 281, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 293, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 319, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 320, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        related_instrument_grp, slot = 321, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(35, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(281, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(293, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(319, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(320, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(321, 1))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -15235,10 +15933,13 @@ impl<'a> SecurityStatus<'a> {
     pub fn last_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(346, 31)
     }
-    t::comp!(
-        clearing_price_parameters_grp, slot = 347, slots = 1,
-        "ClearingPriceParametersGrp", c::ClearingPriceParametersGrp
-    );
+    ///The `ClearingPriceParametersGrp` component.
+    #[inline]
+    pub fn clearing_price_parameters_grp(
+        &self,
+    ) -> c::ClearingPriceParametersGrp<'_, 'a> {
+        c::ClearingPriceParametersGrp(self.0.sub(347, 1))
+    }
     ///`SettlPrice` (730), PRICE.
     #[inline]
     pub fn settl_price(&self) -> t::Opt<v::Decimal> {
@@ -15772,10 +16473,11 @@ t::message!(
     TRADING_SESSION_STATUS, header = c::Header(..30), trailer = c::Trailer(304..),
 );
 impl<'a> TradingSessionStatus<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`TradSesReqID` (335), STRING.
     #[inline]
     pub fn trad_ses_req_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -15896,7 +16598,11 @@ impl<'a> TradingSessionStatus<'a> {
     pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(57)
     }
-    t::comp!(instrument, slot = 58, slots = 246, "Instrument", c::Instrument);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(58, 246))
+    }
 }
 /// Builds a `TradingSessionStatus`: [`TradingSessionStatusBuilder::new`] (as does [`TradingSessionStatus::builder`]) takes [`TradingSessionStatusRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16058,7 +16764,11 @@ impl<'a> MassQuote<'a> {
     pub fn quote_response_level(&self) -> t::Opt<e::QuoteResponseLevel<'a>> {
         self.0.get(34, 301)
     }
-    t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(35, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -16084,7 +16794,11 @@ impl<'a> MassQuote<'a> {
     pub fn def_offer_size(&self) -> t::Opt<v::Decimal> {
         self.0.get(40, 294)
     }
-    t::req_comp!(quot_set_grp, slot = 41, slots = 1, "QuotSetGrp", c::QuotSetGrp);
+    ///The `QuotSetGrp` component (required).
+    #[inline]
+    pub fn quot_set_grp(&self) -> c::QuotSetGrp<'_, 'a> {
+        c::QuotSetGrp(self.0.sub(41, 1))
+    }
     ///`SelfMatchPreventionID` (2362), STRING.
     #[inline]
     pub fn self_match_prevention_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -16435,8 +17149,16 @@ impl<'a> BidRequest<'a> {
     pub fn side_value2(&self) -> t::Opt<v::Decimal> {
         self.0.get(40, 397)
     }
-    t::comp!(bid_desc_req_grp, slot = 41, slots = 1, "BidDescReqGrp", c::BidDescReqGrp);
-    t::comp!(bid_comp_req_grp, slot = 42, slots = 1, "BidCompReqGrp", c::BidCompReqGrp);
+    ///The `BidDescReqGrp` component.
+    #[inline]
+    pub fn bid_desc_req_grp(&self) -> c::BidDescReqGrp<'_, 'a> {
+        c::BidDescReqGrp(self.0.sub(41, 1))
+    }
+    ///The `BidCompReqGrp` component.
+    #[inline]
+    pub fn bid_comp_req_grp(&self) -> c::BidCompReqGrp<'_, 'a> {
+        c::BidCompReqGrp(self.0.sub(42, 1))
+    }
     ///`LiquidityIndType` (409), INT.
     #[inline]
     pub fn liquidity_ind_type(&self) -> t::Opt<e::LiquidityIndType<'a>> {
@@ -16673,9 +17395,11 @@ impl<'a> BidResponse<'a> {
     pub fn client_bid_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(31, 391)
     }
-    t::req_comp!(
-        bid_comp_rsp_grp, slot = 32, slots = 1, "BidCompRspGrp", c::BidCompRspGrp
-    );
+    ///The `BidCompRspGrp` component (required).
+    #[inline]
+    pub fn bid_comp_rsp_grp(&self) -> c::BidCompRspGrp<'_, 'a> {
+        c::BidCompRspGrp(self.0.sub(32, 1))
+    }
 }
 /// Builds a `BidResponse`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16755,10 +17479,11 @@ impl<'a> ListStrikePrice<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(32, 893)
     }
-    t::req_comp!(
-        instrmt_strk_px_grp, slot = 33, slots = 1, "InstrmtStrkPxGrp",
-        c::InstrmtStrkPxGrp
-    );
+    ///The `InstrmtStrkPxGrp` component (required).
+    #[inline]
+    pub fn instrmt_strk_px_grp(&self) -> c::InstrmtStrkPxGrp<'_, 'a> {
+        c::InstrmtStrkPxGrp(self.0.sub(33, 1))
+    }
 }
 /// Builds a `ListStrikePrice`: [`ListStrikePriceBuilder::new`] (as does [`ListStrikePrice::builder`]) takes [`ListStrikePriceRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -16870,7 +17595,11 @@ impl<'a> RegistrationInstructions<'a> {
     pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(34, 11)
     }
-    t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(35, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -16896,10 +17625,16 @@ impl<'a> RegistrationInstructions<'a> {
     pub fn ownership_type(&self) -> t::Opt<e::OwnershipType> {
         self.0.get(40, 517)
     }
-    t::comp!(rgst_dtls_grp, slot = 41, slots = 1, "RgstDtlsGrp", c::RgstDtlsGrp);
-    t::comp!(
-        rgst_dist_inst_grp, slot = 42, slots = 1, "RgstDistInstGrp", c::RgstDistInstGrp
-    );
+    ///The `RgstDtlsGrp` component.
+    #[inline]
+    pub fn rgst_dtls_grp(&self) -> c::RgstDtlsGrp<'_, 'a> {
+        c::RgstDtlsGrp(self.0.sub(41, 1))
+    }
+    ///The `RgstDistInstGrp` component.
+    #[inline]
+    pub fn rgst_dist_inst_grp(&self) -> c::RgstDistInstGrp<'_, 'a> {
+        c::RgstDistInstGrp(self.0.sub(42, 1))
+    }
 }
 /// Builds a `RegistrationInstructions`: [`RegistrationInstructionsBuilder::new`] (as does [`RegistrationInstructions::builder`]) takes [`RegistrationInstructionsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -17024,7 +17759,11 @@ impl<'a> RegistrationInstructionsResponse<'a> {
     pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(33, 11)
     }
-    t::comp!(parties, slot = 34, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(34, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -17576,13 +18315,26 @@ impl<'a> OrderMassCancelRequest<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<e::TradingSessionSubId<'a>> {
         self.0.get(34, 625)
     }
-    t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 36, slots = 1, "TargetParties", c::TargetParties);
-    t::comp!(instrument, slot = 37, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        underlying_instrument, slot = 283, slots = 285, "UnderlyingInstrument",
-        c::UnderlyingInstrument
-    );
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(35, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(36, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(37, 246))
+    }
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> c::UnderlyingInstrument<'_, 'a> {
+        c::UnderlyingInstrument(self.0.sub(283, 285))
+    }
     ///`MarketID` (1301), EXCHANGE.
     #[inline]
     pub fn market_id(&self) -> t::Opt<v::Exchange> {
@@ -18174,13 +18926,16 @@ impl<'a> OrderMassCancelReport<'a> {
     pub fn total_affected_orders(&self) -> t::Opt<i64> {
         self.0.get(38, 533)
     }
-    t::comp!(
-        affected_ord_grp, slot = 39, slots = 1, "AffectedOrdGrp", c::AffectedOrdGrp
-    );
-    t::comp!(
-        not_affected_ord_grp, slot = 40, slots = 1, "NotAffectedOrdGrp",
-        c::NotAffectedOrdGrp
-    );
+    ///The `AffectedOrdGrp` component.
+    #[inline]
+    pub fn affected_ord_grp(&self) -> c::AffectedOrdGrp<'_, 'a> {
+        c::AffectedOrdGrp(self.0.sub(39, 1))
+    }
+    ///The `NotAffectedOrdGrp` component.
+    #[inline]
+    pub fn not_affected_ord_grp(&self) -> c::NotAffectedOrdGrp<'_, 'a> {
+        c::NotAffectedOrdGrp(self.0.sub(40, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<e::TradingSessionId<'a>> {
@@ -18191,13 +18946,26 @@ impl<'a> OrderMassCancelReport<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<e::TradingSessionSubId<'a>> {
         self.0.get(42, 625)
     }
-    t::comp!(parties, slot = 43, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 44, slots = 1, "TargetParties", c::TargetParties);
-    t::comp!(instrument, slot = 45, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        underlying_instrument, slot = 291, slots = 285, "UnderlyingInstrument",
-        c::UnderlyingInstrument
-    );
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(43, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(44, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(45, 246))
+    }
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> c::UnderlyingInstrument<'_, 'a> {
+        c::UnderlyingInstrument(self.0.sub(291, 285))
+    }
     ///`MarketID` (1301), EXCHANGE.
     #[inline]
     pub fn market_id(&self) -> t::Opt<v::Exchange> {
@@ -18596,14 +19364,31 @@ impl<'a> NewOrderCross<'a> {
     pub fn cross_prioritization(&self) -> t::Req<e::CrossPrioritization<'a>> {
         self.0.req(33, 550)
     }
-    t::comp!(root_parties, slot = 34, slots = 1, "RootParties", c::RootParties);
-    t::req_comp!(
-        side_cross_ord_mod_grp, slot = 35, slots = 1, "SideCrossOrdModGrp",
-        c::SideCrossOrdModGrp
-    );
-    t::req_comp!(instrument, slot = 36, slots = 246, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 282, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 283, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `RootParties` component.
+    #[inline]
+    pub fn root_parties(&self) -> c::RootParties<'_, 'a> {
+        c::RootParties(self.0.sub(34, 1))
+    }
+    ///The `SideCrossOrdModGrp` component (required).
+    #[inline]
+    pub fn side_cross_ord_mod_grp(&self) -> c::SideCrossOrdModGrp<'_, 'a> {
+        c::SideCrossOrdModGrp(self.0.sub(35, 1))
+    }
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(36, 246))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(282, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(283, 1))
+    }
     ///`SettlType` (63), STRING.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType<'a>> {
@@ -18644,10 +19429,11 @@ impl<'a> NewOrderCross<'a> {
     pub fn max_price_levels(&self) -> t::Opt<i64> {
         self.0.get(291, 1090)
     }
-    t::comp!(
-        display_instruction, slot = 292, slots = 10, "DisplayInstruction",
-        c::DisplayInstruction
-    );
+    ///The `DisplayInstruction` component.
+    #[inline]
+    pub fn display_instruction(&self) -> c::DisplayInstruction<'_, 'a> {
+        c::DisplayInstruction(self.0.sub(292, 10))
+    }
     ///`MaxFloor` (111), QTY.
     #[inline]
     pub fn max_floor(&self) -> t::Opt<v::Decimal> {
@@ -18668,7 +19454,11 @@ impl<'a> NewOrderCross<'a> {
     pub fn ex_destination_id_source(&self) -> t::Opt<e::ExDestinationIdSource> {
         self.0.get(305, 1133)
     }
-    t::comp!(trdg_ses_grp, slot = 306, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(306, 1))
+    }
     ///`ProcessCode` (81), CHAR.
     #[inline]
     pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
@@ -18694,7 +19484,11 @@ impl<'a> NewOrderCross<'a> {
     pub fn trans_bkd_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(311, 483)
     }
-    t::comp!(stipulations, slot = 312, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(312, 1))
+    }
     ///`OrdType` (40), CHAR, required.
     #[inline]
     pub fn ord_type(&self) -> t::Req<e::OrdType> {
@@ -18720,15 +19514,23 @@ impl<'a> NewOrderCross<'a> {
     pub fn stop_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(317, 99)
     }
-    t::comp!(
-        triggering_instruction, slot = 318, slots = 16, "TriggeringInstruction",
-        c::TriggeringInstruction
-    );
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 334, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 343, slots = 6, "YieldData", c::YieldData);
+    ///The `TriggeringInstruction` component.
+    #[inline]
+    pub fn triggering_instruction(&self) -> c::TriggeringInstruction<'_, 'a> {
+        c::TriggeringInstruction(self.0.sub(318, 16))
+    }
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(334, 9))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(343, 6))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -18799,22 +19601,26 @@ impl<'a> NewOrderCross<'a> {
     pub fn max_show(&self) -> t::Opt<v::Decimal> {
         self.0.get(362, 210)
     }
-    t::comp!(
-        peg_instructions, slot = 363, slots = 11, "PegInstructions", c::PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 374, slots = 7, "DiscretionInstructions",
-        c::DiscretionInstructions
-    );
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> c::PegInstructions<'_, 'a> {
+        c::PegInstructions(self.0.sub(363, 11))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> c::DiscretionInstructions<'_, 'a> {
+        c::DiscretionInstructions(self.0.sub(374, 7))
+    }
     ///`TargetStrategy` (847), INT.
     #[inline]
     pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
         self.0.get(381, 847)
     }
-    t::comp!(
-        strategy_parameters_grp, slot = 382, slots = 1, "StrategyParametersGrp",
-        c::StrategyParametersGrp
-    );
+    ///The `StrategyParametersGrp` component.
+    #[inline]
+    pub fn strategy_parameters_grp(&self) -> c::StrategyParametersGrp<'_, 'a> {
+        c::StrategyParametersGrp(self.0.sub(382, 1))
+    }
     ///`TargetStrategyParameters` (848), STRING.
     #[inline]
     pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
@@ -19320,14 +20126,31 @@ impl<'a> CrossOrderCancelReplaceRequest<'a> {
     pub fn cross_prioritization(&self) -> t::Req<e::CrossPrioritization<'a>> {
         self.0.req(36, 550)
     }
-    t::comp!(root_parties, slot = 37, slots = 1, "RootParties", c::RootParties);
-    t::req_comp!(
-        side_cross_ord_mod_grp, slot = 38, slots = 1, "SideCrossOrdModGrp",
-        c::SideCrossOrdModGrp
-    );
-    t::req_comp!(instrument, slot = 39, slots = 246, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 285, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 286, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `RootParties` component.
+    #[inline]
+    pub fn root_parties(&self) -> c::RootParties<'_, 'a> {
+        c::RootParties(self.0.sub(37, 1))
+    }
+    ///The `SideCrossOrdModGrp` component (required).
+    #[inline]
+    pub fn side_cross_ord_mod_grp(&self) -> c::SideCrossOrdModGrp<'_, 'a> {
+        c::SideCrossOrdModGrp(self.0.sub(38, 1))
+    }
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(39, 246))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(285, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(286, 1))
+    }
     ///`SettlType` (63), STRING.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType<'a>> {
@@ -19368,10 +20191,11 @@ impl<'a> CrossOrderCancelReplaceRequest<'a> {
     pub fn max_price_levels(&self) -> t::Opt<i64> {
         self.0.get(294, 1090)
     }
-    t::comp!(
-        display_instruction, slot = 295, slots = 10, "DisplayInstruction",
-        c::DisplayInstruction
-    );
+    ///The `DisplayInstruction` component.
+    #[inline]
+    pub fn display_instruction(&self) -> c::DisplayInstruction<'_, 'a> {
+        c::DisplayInstruction(self.0.sub(295, 10))
+    }
     ///`MaxFloor` (111), QTY.
     #[inline]
     pub fn max_floor(&self) -> t::Opt<v::Decimal> {
@@ -19392,7 +20216,11 @@ impl<'a> CrossOrderCancelReplaceRequest<'a> {
     pub fn ex_destination_id_source(&self) -> t::Opt<e::ExDestinationIdSource> {
         self.0.get(308, 1133)
     }
-    t::comp!(trdg_ses_grp, slot = 309, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(309, 1))
+    }
     ///`ProcessCode` (81), CHAR.
     #[inline]
     pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
@@ -19418,7 +20246,11 @@ impl<'a> CrossOrderCancelReplaceRequest<'a> {
     pub fn trans_bkd_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(314, 483)
     }
-    t::comp!(stipulations, slot = 315, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(315, 1))
+    }
     ///`OrdType` (40), CHAR, required.
     #[inline]
     pub fn ord_type(&self) -> t::Req<e::OrdType> {
@@ -19444,15 +20276,23 @@ impl<'a> CrossOrderCancelReplaceRequest<'a> {
     pub fn stop_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(320, 99)
     }
-    t::comp!(
-        triggering_instruction, slot = 321, slots = 16, "TriggeringInstruction",
-        c::TriggeringInstruction
-    );
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 337, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 346, slots = 6, "YieldData", c::YieldData);
+    ///The `TriggeringInstruction` component.
+    #[inline]
+    pub fn triggering_instruction(&self) -> c::TriggeringInstruction<'_, 'a> {
+        c::TriggeringInstruction(self.0.sub(321, 16))
+    }
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(337, 9))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(346, 6))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -19523,22 +20363,26 @@ impl<'a> CrossOrderCancelReplaceRequest<'a> {
     pub fn max_show(&self) -> t::Opt<v::Decimal> {
         self.0.get(365, 210)
     }
-    t::comp!(
-        peg_instructions, slot = 366, slots = 11, "PegInstructions", c::PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 377, slots = 7, "DiscretionInstructions",
-        c::DiscretionInstructions
-    );
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> c::PegInstructions<'_, 'a> {
+        c::PegInstructions(self.0.sub(366, 11))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> c::DiscretionInstructions<'_, 'a> {
+        c::DiscretionInstructions(self.0.sub(377, 7))
+    }
     ///`TargetStrategy` (847), INT.
     #[inline]
     pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
         self.0.get(384, 847)
     }
-    t::comp!(
-        strategy_parameters_grp, slot = 385, slots = 1, "StrategyParametersGrp",
-        c::StrategyParametersGrp
-    );
+    ///The `StrategyParametersGrp` component.
+    #[inline]
+    pub fn strategy_parameters_grp(&self) -> c::StrategyParametersGrp<'_, 'a> {
+        c::StrategyParametersGrp(self.0.sub(385, 1))
+    }
     ///`TargetStrategyParameters` (848), STRING.
     #[inline]
     pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
@@ -20026,14 +20870,31 @@ impl<'a> CrossOrderCancelRequest<'a> {
     pub fn cross_prioritization(&self) -> t::Req<e::CrossPrioritization<'a>> {
         self.0.req(36, 550)
     }
-    t::comp!(root_parties, slot = 37, slots = 1, "RootParties", c::RootParties);
-    t::req_comp!(
-        side_cross_ord_cxl_grp, slot = 38, slots = 1, "SideCrossOrdCxlGrp",
-        c::SideCrossOrdCxlGrp
-    );
-    t::req_comp!(instrument, slot = 39, slots = 246, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 285, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 286, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `RootParties` component.
+    #[inline]
+    pub fn root_parties(&self) -> c::RootParties<'_, 'a> {
+        c::RootParties(self.0.sub(37, 1))
+    }
+    ///The `SideCrossOrdCxlGrp` component (required).
+    #[inline]
+    pub fn side_cross_ord_cxl_grp(&self) -> c::SideCrossOrdCxlGrp<'_, 'a> {
+        c::SideCrossOrdCxlGrp(self.0.sub(38, 1))
+    }
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(39, 246))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(285, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(286, 1))
+    }
     ///`MarketSegmentID` (1300), STRING.
     #[inline]
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -20301,10 +21162,11 @@ t::message!(
     SECURITY_TYPES, header = c::Header(..30), trailer = c::Trailer(48..),
 );
 impl<'a> SecurityTypes<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`SecurityReqID` (320), STRING, required.
     #[inline]
     pub fn security_req_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -20330,7 +21192,11 @@ impl<'a> SecurityTypes<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(38, 893)
     }
-    t::comp!(sec_types_grp, slot = 39, slots = 1, "SecTypesGrp", c::SecTypesGrp);
+    ///The `SecTypesGrp` component.
+    #[inline]
+    pub fn sec_types_grp(&self) -> c::SecTypesGrp<'_, 'a> {
+        c::SecTypesGrp(self.0.sub(39, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -20717,21 +21583,36 @@ impl<'a> SecurityListRequest<'a> {
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(36, 1300)
     }
-    t::comp!(instrument, slot = 37, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 283, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 295, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 321, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 322, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        related_instrument_grp, slot = 323, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(37, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(283, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(295, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(321, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(322, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(323, 1))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -20895,10 +21776,11 @@ t::message!(
     header = c::Header(..30), trailer = c::Trailer(53..),
 );
 impl<'a> SecurityList<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`SecurityReportID` (964), INT.
     #[inline]
     pub fn security_report_id(&self) -> t::Opt<i64> {
@@ -20989,7 +21871,11 @@ impl<'a> SecurityList<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(51, 893)
     }
-    t::comp!(sec_list_grp, slot = 52, slots = 1, "SecListGrp", c::SecListGrp);
+    ///The `SecListGrp` component.
+    #[inline]
+    pub fn sec_list_grp(&self) -> c::SecListGrp<'_, 'a> {
+        c::SecListGrp(self.0.sub(52, 1))
+    }
 }
 /// Builds a `SecurityList`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -21349,14 +22235,16 @@ impl<'a> DerivativeSecurityListRequest<'a> {
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(33, 1300)
     }
-    t::comp!(
-        underlying_instrument, slot = 34, slots = 285, "UnderlyingInstrument",
-        c::UnderlyingInstrument
-    );
-    t::comp!(
-        derivative_instrument, slot = 319, slots = 72, "DerivativeInstrument",
-        c::DerivativeInstrument
-    );
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> c::UnderlyingInstrument<'_, 'a> {
+        c::UnderlyingInstrument(self.0.sub(34, 285))
+    }
+    ///The `DerivativeInstrument` component.
+    #[inline]
+    pub fn derivative_instrument(&self) -> c::DerivativeInstrument<'_, 'a> {
+        c::DerivativeInstrument(self.0.sub(319, 72))
+    }
     ///`SecuritySubType` (762), STRING.
     #[inline]
     pub fn security_sub_type(&self) -> t::Opt<v::FixStr<'a>> {
@@ -21747,10 +22635,11 @@ t::message!(
     ..),
 );
 impl<'a> DerivativeSecurityList<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`SecurityReportID` (964), INT.
     #[inline]
     pub fn security_report_id(&self) -> t::Opt<i64> {
@@ -21781,14 +22670,18 @@ impl<'a> DerivativeSecurityList<'a> {
     pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(39, 715)
     }
-    t::comp!(
-        underlying_instrument, slot = 40, slots = 285, "UnderlyingInstrument",
-        c::UnderlyingInstrument
-    );
-    t::comp!(
-        derivative_security_definition, slot = 325, slots = 75,
-        "DerivativeSecurityDefinition", c::DerivativeSecurityDefinition
-    );
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> c::UnderlyingInstrument<'_, 'a> {
+        c::UnderlyingInstrument(self.0.sub(40, 285))
+    }
+    ///The `DerivativeSecurityDefinition` component.
+    #[inline]
+    pub fn derivative_security_definition(
+        &self,
+    ) -> c::DerivativeSecurityDefinition<'_, 'a> {
+        c::DerivativeSecurityDefinition(self.0.sub(325, 75))
+    }
     ///`LastUpdateTime` (779), UTCTIMESTAMP.
     #[inline]
     pub fn last_update_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -21809,10 +22702,11 @@ impl<'a> DerivativeSecurityList<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(403, 893)
     }
-    t::comp!(
-        rel_sym_deriv_sec_grp, slot = 404, slots = 1, "RelSymDerivSecGrp",
-        c::RelSymDerivSecGrp
-    );
+    ///The `RelSymDerivSecGrp` component.
+    #[inline]
+    pub fn rel_sym_deriv_sec_grp(&self) -> c::RelSymDerivSecGrp<'_, 'a> {
+        c::RelSymDerivSecGrp(self.0.sub(404, 1))
+    }
 }
 /// Builds a `DerivativeSecurityList`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -22164,8 +23058,16 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(33, 583)
     }
-    t::comp!(parties, slot = 34, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 35, slots = 1, "TargetParties", c::TargetParties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(34, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(35, 1))
+    }
     ///`TradeOriginationDate` (229), LOCALMKTDATE.
     #[inline]
     pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -22211,9 +23113,11 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(44, 70)
     }
-    t::comp!(
-        pre_alloc_mleg_grp, slot = 45, slots = 1, "PreAllocMlegGrp", c::PreAllocMlegGrp
-    );
+    ///The `PreAllocMlegGrp` component.
+    #[inline]
+    pub fn pre_alloc_mleg_grp(&self) -> c::PreAllocMlegGrp<'_, 'a> {
+        c::PreAllocMlegGrp(self.0.sub(45, 1))
+    }
     ///`SettlType` (63), STRING.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType<'a>> {
@@ -22274,13 +23178,16 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn maximum_price_deviation(&self) -> t::Opt<v::Decimal> {
         self.0.get(57, 2676)
     }
-    t::comp!(
-        value_checks_grp, slot = 58, slots = 1, "ValueChecksGrp", c::ValueChecksGrp
-    );
-    t::comp!(
-        matching_instructions, slot = 59, slots = 1, "MatchingInstructions",
-        c::MatchingInstructions
-    );
+    ///The `ValueChecksGrp` component.
+    #[inline]
+    pub fn value_checks_grp(&self) -> c::ValueChecksGrp<'_, 'a> {
+        c::ValueChecksGrp(self.0.sub(58, 1))
+    }
+    ///The `MatchingInstructions` component.
+    #[inline]
+    pub fn matching_instructions(&self) -> c::MatchingInstructions<'_, 'a> {
+        c::MatchingInstructions(self.0.sub(59, 1))
+    }
     ///`SelfMatchPreventionID` (2362), STRING.
     #[inline]
     pub fn self_match_prevention_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -22293,14 +23200,16 @@ impl<'a> NewOrderMultileg<'a> {
     ) -> t::Opt<e::SelfMatchPreventionInstruction<'a>> {
         self.0.get(61, 2964)
     }
-    t::comp!(
-        display_instruction, slot = 62, slots = 10, "DisplayInstruction",
-        c::DisplayInstruction
-    );
-    t::comp!(
-        disclosure_instruction_grp, slot = 72, slots = 1, "DisclosureInstructionGrp",
-        c::DisclosureInstructionGrp
-    );
+    ///The `DisplayInstruction` component.
+    #[inline]
+    pub fn display_instruction(&self) -> c::DisplayInstruction<'_, 'a> {
+        c::DisplayInstruction(self.0.sub(62, 10))
+    }
+    ///The `DisclosureInstructionGrp` component.
+    #[inline]
+    pub fn disclosure_instruction_grp(&self) -> c::DisclosureInstructionGrp<'_, 'a> {
+        c::DisclosureInstructionGrp(self.0.sub(72, 1))
+    }
     ///`MaxFloor` (111), QTY.
     #[inline]
     pub fn max_floor(&self) -> t::Opt<v::Decimal> {
@@ -22326,7 +23235,11 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn ex_destination_type(&self) -> t::Opt<e::ExDestinationType<'a>> {
         self.0.get(77, 2704)
     }
-    t::comp!(trdg_ses_grp, slot = 78, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(78, 1))
+    }
     ///`ProcessCode` (81), CHAR.
     #[inline]
     pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
@@ -22342,8 +23255,16 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn short_marking_exempt_indicator(&self) -> t::Opt<bool> {
         self.0.get(81, 2102)
     }
-    t::comp!(instrument, slot = 82, slots = 246, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 328, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(82, 246))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(328, 1))
+    }
     ///`PrevClosePx` (140), PRICE.
     #[inline]
     pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
@@ -22354,7 +23275,11 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn swap_points(&self) -> t::Opt<v::Decimal> {
         self.0.get(330, 1069)
     }
-    t::comp!(leg_ord_grp, slot = 331, slots = 1, "LegOrdGrp", c::LegOrdGrp);
+    ///The `LegOrdGrp` component.
+    #[inline]
+    pub fn leg_ord_grp(&self) -> c::LegOrdGrp<'_, 'a> {
+        c::LegOrdGrp(self.0.sub(331, 1))
+    }
     ///`LocateReqd` (114), BOOLEAN.
     #[inline]
     pub fn locate_reqd(&self) -> t::Opt<bool> {
@@ -22370,7 +23295,11 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(334, 854)
     }
-    t::comp!(order_qty_data, slot = 335, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(335, 5))
+    }
     ///`OrdType` (40), CHAR, required.
     #[inline]
     pub fn ord_type(&self) -> t::Req<e::OrdType> {
@@ -22406,10 +23335,11 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn stop_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(346, 99)
     }
-    t::comp!(
-        triggering_instruction, slot = 347, slots = 16, "TriggeringInstruction",
-        c::TriggeringInstruction
-    );
+    ///The `TriggeringInstruction` component.
+    #[inline]
+    pub fn triggering_instruction(&self) -> c::TriggeringInstruction<'_, 'a> {
+        c::TriggeringInstruction(self.0.sub(347, 16))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -22522,13 +23452,16 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn exposure_duration_unit(&self) -> t::Opt<i64> {
         self.0.get(384, 1916)
     }
-    t::comp!(
-        commission_data, slot = 385, slots = 7, "CommissionData", c::CommissionData
-    );
-    t::comp!(
-        commission_data_grp, slot = 392, slots = 1, "CommissionDataGrp",
-        c::CommissionDataGrp
-    );
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(385, 7))
+    }
+    ///The `CommissionDataGrp` component.
+    #[inline]
+    pub fn commission_data_grp(&self) -> c::CommissionDataGrp<'_, 'a> {
+        c::CommissionDataGrp(self.0.sub(392, 1))
+    }
     ///`OrderCapacity` (528), CHAR.
     #[inline]
     pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
@@ -22564,10 +23497,11 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn order_origination(&self) -> t::Opt<e::OrderOrigination<'a>> {
         self.0.get(399, 1724)
     }
-    t::comp!(
-        order_attribute_grp, slot = 400, slots = 1, "OrderAttributeGrp",
-        c::OrderAttributeGrp
-    );
+    ///The `OrderAttributeGrp` component.
+    #[inline]
+    pub fn order_attribute_grp(&self) -> c::OrderAttributeGrp<'_, 'a> {
+        c::OrderAttributeGrp(self.0.sub(400, 1))
+    }
     ///`ForexReq` (121), BOOLEAN.
     #[inline]
     pub fn forex_req(&self) -> t::Opt<bool> {
@@ -22623,22 +23557,26 @@ impl<'a> NewOrderMultileg<'a> {
     pub fn max_show(&self) -> t::Opt<v::Decimal> {
         self.0.get(411, 210)
     }
-    t::comp!(
-        peg_instructions, slot = 412, slots = 11, "PegInstructions", c::PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 423, slots = 7, "DiscretionInstructions",
-        c::DiscretionInstructions
-    );
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> c::PegInstructions<'_, 'a> {
+        c::PegInstructions(self.0.sub(412, 11))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> c::DiscretionInstructions<'_, 'a> {
+        c::DiscretionInstructions(self.0.sub(423, 7))
+    }
     ///`TargetStrategy` (847), INT.
     #[inline]
     pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
         self.0.get(430, 847)
     }
-    t::comp!(
-        strategy_parameters_grp, slot = 431, slots = 1, "StrategyParametersGrp",
-        c::StrategyParametersGrp
-    );
+    ///The `StrategyParametersGrp` component.
+    #[inline]
+    pub fn strategy_parameters_grp(&self) -> c::StrategyParametersGrp<'_, 'a> {
+        c::StrategyParametersGrp(self.0.sub(431, 1))
+    }
     ///`TargetStrategyParameters` (848), STRING.
     #[inline]
     pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
@@ -23329,8 +24267,16 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn orig_ord_mod_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(36, 586)
     }
-    t::comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 38, slots = 1, "TargetParties", c::TargetParties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(37, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(38, 1))
+    }
     ///`TradeOriginationDate` (229), LOCALMKTDATE.
     #[inline]
     pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -23376,9 +24322,11 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(47, 70)
     }
-    t::comp!(
-        pre_alloc_mleg_grp, slot = 48, slots = 1, "PreAllocMlegGrp", c::PreAllocMlegGrp
-    );
+    ///The `PreAllocMlegGrp` component.
+    #[inline]
+    pub fn pre_alloc_mleg_grp(&self) -> c::PreAllocMlegGrp<'_, 'a> {
+        c::PreAllocMlegGrp(self.0.sub(48, 1))
+    }
     ///`SettlType` (63), STRING.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType<'a>> {
@@ -23439,13 +24387,16 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn maximum_price_deviation(&self) -> t::Opt<v::Decimal> {
         self.0.get(60, 2676)
     }
-    t::comp!(
-        value_checks_grp, slot = 61, slots = 1, "ValueChecksGrp", c::ValueChecksGrp
-    );
-    t::comp!(
-        matching_instructions, slot = 62, slots = 1, "MatchingInstructions",
-        c::MatchingInstructions
-    );
+    ///The `ValueChecksGrp` component.
+    #[inline]
+    pub fn value_checks_grp(&self) -> c::ValueChecksGrp<'_, 'a> {
+        c::ValueChecksGrp(self.0.sub(61, 1))
+    }
+    ///The `MatchingInstructions` component.
+    #[inline]
+    pub fn matching_instructions(&self) -> c::MatchingInstructions<'_, 'a> {
+        c::MatchingInstructions(self.0.sub(62, 1))
+    }
     ///`SelfMatchPreventionID` (2362), STRING.
     #[inline]
     pub fn self_match_prevention_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -23458,14 +24409,16 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     ) -> t::Opt<e::SelfMatchPreventionInstruction<'a>> {
         self.0.get(64, 2964)
     }
-    t::comp!(
-        display_instruction, slot = 65, slots = 10, "DisplayInstruction",
-        c::DisplayInstruction
-    );
-    t::comp!(
-        disclosure_instruction_grp, slot = 75, slots = 1, "DisclosureInstructionGrp",
-        c::DisclosureInstructionGrp
-    );
+    ///The `DisplayInstruction` component.
+    #[inline]
+    pub fn display_instruction(&self) -> c::DisplayInstruction<'_, 'a> {
+        c::DisplayInstruction(self.0.sub(65, 10))
+    }
+    ///The `DisclosureInstructionGrp` component.
+    #[inline]
+    pub fn disclosure_instruction_grp(&self) -> c::DisclosureInstructionGrp<'_, 'a> {
+        c::DisclosureInstructionGrp(self.0.sub(75, 1))
+    }
     ///`MaxFloor` (111), QTY.
     #[inline]
     pub fn max_floor(&self) -> t::Opt<v::Decimal> {
@@ -23491,7 +24444,11 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn ex_destination_type(&self) -> t::Opt<e::ExDestinationType<'a>> {
         self.0.get(80, 2704)
     }
-    t::comp!(trdg_ses_grp, slot = 81, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(81, 1))
+    }
     ///`ProcessCode` (81), CHAR.
     #[inline]
     pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
@@ -23507,8 +24464,16 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn short_marking_exempt_indicator(&self) -> t::Opt<bool> {
         self.0.get(84, 2102)
     }
-    t::comp!(instrument, slot = 85, slots = 246, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 331, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(85, 246))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(331, 1))
+    }
     ///`PrevClosePx` (140), PRICE.
     #[inline]
     pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
@@ -23519,7 +24484,11 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn swap_points(&self) -> t::Opt<v::Decimal> {
         self.0.get(333, 1069)
     }
-    t::comp!(leg_ord_grp, slot = 334, slots = 1, "LegOrdGrp", c::LegOrdGrp);
+    ///The `LegOrdGrp` component.
+    #[inline]
+    pub fn leg_ord_grp(&self) -> c::LegOrdGrp<'_, 'a> {
+        c::LegOrdGrp(self.0.sub(334, 1))
+    }
     ///`LocateReqd` (114), BOOLEAN.
     #[inline]
     pub fn locate_reqd(&self) -> t::Opt<bool> {
@@ -23535,7 +24504,11 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(337, 854)
     }
-    t::comp!(order_qty_data, slot = 338, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(338, 5))
+    }
     ///`OrdType` (40), CHAR, required.
     #[inline]
     pub fn ord_type(&self) -> t::Req<e::OrdType> {
@@ -23571,10 +24544,11 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn stop_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(349, 99)
     }
-    t::comp!(
-        triggering_instruction, slot = 350, slots = 16, "TriggeringInstruction",
-        c::TriggeringInstruction
-    );
+    ///The `TriggeringInstruction` component.
+    #[inline]
+    pub fn triggering_instruction(&self) -> c::TriggeringInstruction<'_, 'a> {
+        c::TriggeringInstruction(self.0.sub(350, 16))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -23655,13 +24629,16 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn exposure_duration_unit(&self) -> t::Opt<i64> {
         self.0.get(381, 1916)
     }
-    t::comp!(
-        commission_data, slot = 382, slots = 7, "CommissionData", c::CommissionData
-    );
-    t::comp!(
-        commission_data_grp, slot = 389, slots = 1, "CommissionDataGrp",
-        c::CommissionDataGrp
-    );
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(382, 7))
+    }
+    ///The `CommissionDataGrp` component.
+    #[inline]
+    pub fn commission_data_grp(&self) -> c::CommissionDataGrp<'_, 'a> {
+        c::CommissionDataGrp(self.0.sub(389, 1))
+    }
     ///`OrderCapacity` (528), CHAR.
     #[inline]
     pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
@@ -23697,10 +24674,11 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn order_origination(&self) -> t::Opt<e::OrderOrigination<'a>> {
         self.0.get(396, 1724)
     }
-    t::comp!(
-        order_attribute_grp, slot = 397, slots = 1, "OrderAttributeGrp",
-        c::OrderAttributeGrp
-    );
+    ///The `OrderAttributeGrp` component.
+    #[inline]
+    pub fn order_attribute_grp(&self) -> c::OrderAttributeGrp<'_, 'a> {
+        c::OrderAttributeGrp(self.0.sub(397, 1))
+    }
     ///`ForexReq` (121), BOOLEAN.
     #[inline]
     pub fn forex_req(&self) -> t::Opt<bool> {
@@ -23756,22 +24734,26 @@ impl<'a> MultilegOrderCancelReplace<'a> {
     pub fn max_show(&self) -> t::Opt<v::Decimal> {
         self.0.get(408, 210)
     }
-    t::comp!(
-        peg_instructions, slot = 409, slots = 11, "PegInstructions", c::PegInstructions
-    );
-    t::comp!(
-        discretion_instructions, slot = 420, slots = 7, "DiscretionInstructions",
-        c::DiscretionInstructions
-    );
+    ///The `PegInstructions` component.
+    #[inline]
+    pub fn peg_instructions(&self) -> c::PegInstructions<'_, 'a> {
+        c::PegInstructions(self.0.sub(409, 11))
+    }
+    ///The `DiscretionInstructions` component.
+    #[inline]
+    pub fn discretion_instructions(&self) -> c::DiscretionInstructions<'_, 'a> {
+        c::DiscretionInstructions(self.0.sub(420, 7))
+    }
     ///`TargetStrategy` (847), INT.
     #[inline]
     pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
         self.0.get(427, 847)
     }
-    t::comp!(
-        strategy_parameters_grp, slot = 428, slots = 1, "StrategyParametersGrp",
-        c::StrategyParametersGrp
-    );
+    ///The `StrategyParametersGrp` component.
+    #[inline]
+    pub fn strategy_parameters_grp(&self) -> c::StrategyParametersGrp<'_, 'a> {
+        c::StrategyParametersGrp(self.0.sub(428, 1))
+    }
     ///`TargetStrategyParameters` (848), STRING.
     #[inline]
     pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
@@ -24522,19 +25504,41 @@ impl<'a> TradeCaptureReportRequest<'a> {
     pub fn trd_match_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(52, 880)
     }
-    t::comp!(parties, slot = 53, slots = 1, "Parties", c::Parties);
-    t::comp!(instrument, slot = 54, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 300, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 312, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 338, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 339, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(trd_cap_dt_grp, slot = 340, slots = 1, "TrdCapDtGrp", c::TrdCapDtGrp);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(53, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(54, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(300, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(312, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(338, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(339, 1))
+    }
+    ///The `TrdCapDtGrp` component.
+    #[inline]
+    pub fn trd_cap_dt_grp(&self) -> c::TrdCapDtGrp<'_, 'a> {
+        c::TrdCapDtGrp(self.0.sub(340, 1))
+    }
     ///`ClearingBusinessDate` (715), LOCALMKTDATE.
     #[inline]
     pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -25042,10 +26046,11 @@ t::message!(
     TRADE_CAPTURE_REPORT, header = c::Header(..30), trailer = c::Trailer(507..),
 );
 impl<'a> TradeCaptureReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`TradeReportID` (571), STRING.
     #[inline]
     pub fn trade_report_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -25138,10 +26143,11 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn offset_instruction(&self) -> t::Opt<e::OffsetInstruction<'a>> {
         self.0.get(51, 1849)
     }
-    t::comp!(
-        trade_price_condition_grp, slot = 52, slots = 1, "TradePriceConditionGrp",
-        c::TradePriceConditionGrp
-    );
+    ///The `TradePriceConditionGrp` component.
+    #[inline]
+    pub fn trade_price_condition_grp(&self) -> c::TradePriceConditionGrp<'_, 'a> {
+        c::TradePriceConditionGrp(self.0.sub(52, 1))
+    }
     ///`TradeHandlingInstr` (1123), CHAR.
     #[inline]
     pub fn trade_handling_instr(&self) -> t::Opt<e::TradeHandlingInstr> {
@@ -25254,10 +26260,11 @@ impl<'a> TradeCaptureReport<'a> {
     ) -> t::Opt<e::RegulatoryTransactionType<'a>> {
         self.0.get(74, 2347)
     }
-    t::comp!(
-        regulatory_trade_id_grp, slot = 75, slots = 1, "RegulatoryTradeIDGrp",
-        c::RegulatoryTradeIdGrp
-    );
+    ///The `RegulatoryTradeIDGrp` component.
+    #[inline]
+    pub fn regulatory_trade_id_grp(&self) -> c::RegulatoryTradeIdGrp<'_, 'a> {
+        c::RegulatoryTradeIdGrp(self.0.sub(75, 1))
+    }
     ///`PreviouslyReported` (570), BOOLEAN.
     #[inline]
     pub fn previously_reported(&self) -> t::Opt<bool> {
@@ -25268,16 +26275,21 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(77, 423)
     }
-    t::comp!(
-        price_qualifier_grp, slot = 78, slots = 1, "PriceQualifierGrp",
-        c::PriceQualifierGrp
-    );
+    ///The `PriceQualifierGrp` component.
+    #[inline]
+    pub fn price_qualifier_grp(&self) -> c::PriceQualifierGrp<'_, 'a> {
+        c::PriceQualifierGrp(self.0.sub(78, 1))
+    }
     ///`CrossType` (549), INT.
     #[inline]
     pub fn cross_type(&self) -> t::Opt<e::CrossType<'a>> {
         self.0.get(79, 549)
     }
-    t::comp!(root_parties, slot = 80, slots = 1, "RootParties", c::RootParties);
+    ///The `RootParties` component.
+    #[inline]
+    pub fn root_parties(&self) -> c::RootParties<'_, 'a> {
+        c::RootParties(self.0.sub(80, 1))
+    }
     ///`AsOfIndicator` (1015), CHAR.
     #[inline]
     pub fn as_of_indicator(&self) -> t::Opt<e::AsOfIndicator> {
@@ -25313,41 +26325,66 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn taxonomy_type(&self) -> t::Opt<e::TaxonomyType> {
         self.0.get(87, 2375)
     }
-    t::req_comp!(instrument, slot = 88, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 334, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 346, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(payment_grp, slot = 372, slots = 1, "PaymentGrp", c::PaymentGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(88, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(334, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(346, 26))
+    }
+    ///The `PaymentGrp` component.
+    #[inline]
+    pub fn payment_grp(&self) -> c::PaymentGrp<'_, 'a> {
+        c::PaymentGrp(self.0.sub(372, 1))
+    }
     ///`QtyType` (854), INT.
     #[inline]
     pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
         self.0.get(373, 854)
     }
-    t::comp!(yield_data, slot = 374, slots = 6, "YieldData", c::YieldData);
-    t::comp!(und_instrmt_grp, slot = 380, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(
-        related_instrument_grp, slot = 381, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
-    t::comp!(
-        collateral_amount_grp, slot = 382, slots = 1, "CollateralAmountGrp",
-        c::CollateralAmountGrp
-    );
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(374, 6))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(380, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(381, 1))
+    }
+    ///The `CollateralAmountGrp` component.
+    #[inline]
+    pub fn collateral_amount_grp(&self) -> c::CollateralAmountGrp<'_, 'a> {
+        c::CollateralAmountGrp(self.0.sub(382, 1))
+    }
     ///`CollateralizationValueDate` (2868), LOCALMKTDATE.
     #[inline]
     pub fn collateralization_value_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(383, 2868)
     }
-    t::comp!(rate_source, slot = 384, slots = 1, "RateSource", c::RateSource);
-    t::comp!(
-        transaction_attribute_grp, slot = 385, slots = 1, "TransactionAttributeGrp",
-        c::TransactionAttributeGrp
-    );
+    ///The `RateSource` component.
+    #[inline]
+    pub fn rate_source(&self) -> c::RateSource<'_, 'a> {
+        c::RateSource(self.0.sub(384, 1))
+    }
+    ///The `TransactionAttributeGrp` component.
+    #[inline]
+    pub fn transaction_attribute_grp(&self) -> c::TransactionAttributeGrp<'_, 'a> {
+        c::TransactionAttributeGrp(self.0.sub(385, 1))
+    }
     ///`UnderlyingTradingSessionID` (822), STRING.
     #[inline]
     pub fn underlying_trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -25413,10 +26450,11 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn price_markup(&self) -> t::Opt<v::Decimal> {
         self.0.get(398, 2762)
     }
-    t::comp!(
-        average_price_detail, slot = 399, slots = 3, "AveragePriceDetail",
-        c::AveragePriceDetail
-    );
+    ///The `AveragePriceDetail` component.
+    #[inline]
+    pub fn average_price_detail(&self) -> c::AveragePriceDetail<'_, 'a> {
+        c::AveragePriceDetail(self.0.sub(399, 3))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -25514,10 +26552,13 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn avg_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(420, 6)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 421, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(421, 9))
+    }
     ///`AvgPxGroupID` (1731), STRING.
     #[inline]
     pub fn avg_px_group_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -25543,10 +26584,11 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn valuation_business_center(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(434, 2087)
     }
-    t::comp!(
-        position_amount_data, slot = 435, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
+    ///The `PositionAmountData` component.
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(435, 1))
+    }
     ///`MultiLegReportingType` (442), CHAR.
     #[inline]
     pub fn multi_leg_reporting_type(&self) -> t::Opt<e::MultiLegReportingType> {
@@ -25557,19 +26599,21 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn trade_leg_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(437, 824)
     }
-    t::comp!(
-        trd_instrmt_leg_grp, slot = 438, slots = 1, "TrdInstrmtLegGrp",
-        c::TrdInstrmtLegGrp
-    );
+    ///The `TrdInstrmtLegGrp` component.
+    #[inline]
+    pub fn trd_instrmt_leg_grp(&self) -> c::TrdInstrmtLegGrp<'_, 'a> {
+        c::TrdInstrmtLegGrp(self.0.sub(438, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(439, 60)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 440, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(440, 1))
+    }
     ///`SettlType` (63), STRING.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType<'a>> {
@@ -25605,11 +26649,16 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn match_type(&self) -> t::Opt<e::MatchType<'a>> {
         self.0.get(447, 574)
     }
-    t::comp!(trade_qty_grp, slot = 448, slots = 1, "TradeQtyGrp", c::TradeQtyGrp);
-    t::req_comp!(
-        trd_cap_rpt_side_grp, slot = 449, slots = 1, "TrdCapRptSideGrp",
-        c::TrdCapRptSideGrp
-    );
+    ///The `TradeQtyGrp` component.
+    #[inline]
+    pub fn trade_qty_grp(&self) -> c::TradeQtyGrp<'_, 'a> {
+        c::TradeQtyGrp(self.0.sub(448, 1))
+    }
+    ///The `TrdCapRptSideGrp` component (required).
+    #[inline]
+    pub fn trd_cap_rpt_side_grp(&self) -> c::TrdCapRptSideGrp<'_, 'a> {
+        c::TrdCapRptSideGrp(self.0.sub(449, 1))
+    }
     ///`Volatility` (1188), FLOAT.
     #[inline]
     pub fn volatility(&self) -> t::Opt<v::Decimal> {
@@ -25645,10 +26694,11 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn copy_msg_indicator(&self) -> t::Opt<bool> {
         self.0.get(456, 797)
     }
-    t::comp!(
-        trd_rep_indicators_grp, slot = 457, slots = 1, "TrdRepIndicatorsGrp",
-        c::TrdRepIndicatorsGrp
-    );
+    ///The `TrdRepIndicatorsGrp` component.
+    #[inline]
+    pub fn trd_rep_indicators_grp(&self) -> c::TrdRepIndicatorsGrp<'_, 'a> {
+        c::TrdRepIndicatorsGrp(self.0.sub(457, 1))
+    }
     ///`TradeReportingIndicator` (2524), INT.
     #[inline]
     pub fn trade_reporting_indicator(&self) -> t::Opt<e::TradeReportingIndicator<'a>> {
@@ -25664,10 +26714,11 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn trade_publish_indicator(&self) -> t::Opt<e::TradePublishIndicator<'a>> {
         self.0.get(460, 1390)
     }
-    t::comp!(
-        trd_reg_publication_grp, slot = 461, slots = 1, "TrdRegPublicationGrp",
-        c::TrdRegPublicationGrp
-    );
+    ///The `TrdRegPublicationGrp` component.
+    #[inline]
+    pub fn trd_reg_publication_grp(&self) -> c::TrdRegPublicationGrp<'_, 'a> {
+        c::TrdRegPublicationGrp(self.0.sub(461, 1))
+    }
     ///`ShortSaleReason` (853), INT.
     #[inline]
     pub fn short_sale_reason(&self) -> t::Opt<e::ShortSaleReason<'a>> {
@@ -25768,10 +26819,13 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn mandatory_clearing_indicator(&self) -> t::Opt<bool> {
         self.0.get(481, 1928)
     }
-    t::comp!(
-        mandatory_clearing_jurisdiction_grp, slot = 482, slots = 1,
-        "MandatoryClearingJurisdictionGrp", c::MandatoryClearingJurisdictionGrp
-    );
+    ///The `MandatoryClearingJurisdictionGrp` component.
+    #[inline]
+    pub fn mandatory_clearing_jurisdiction_grp(
+        &self,
+    ) -> c::MandatoryClearingJurisdictionGrp<'_, 'a> {
+        c::MandatoryClearingJurisdictionGrp(self.0.sub(482, 1))
+    }
     ///`MixedSwapIndicator` (1929), BOOLEAN.
     #[inline]
     pub fn mixed_swap_indicator(&self) -> t::Opt<bool> {
@@ -25886,7 +26940,11 @@ impl<'a> TradeCaptureReport<'a> {
     pub fn affiliated_firms_trade_indicator(&self) -> t::Opt<bool> {
         self.0.get(504, 2525)
     }
-    t::comp!(attachment_grp, slot = 505, slots = 1, "AttachmentGrp", c::AttachmentGrp);
+    ///The `AttachmentGrp` component.
+    #[inline]
+    pub fn attachment_grp(&self) -> c::AttachmentGrp<'_, 'a> {
+        c::AttachmentGrp(self.0.sub(505, 1))
+    }
     ///`RiskLimitCheckStatus` (2343), INT.
     #[inline]
     pub fn risk_limit_check_status(&self) -> t::Opt<e::RiskLimitCheckStatus<'a>> {
@@ -26784,8 +27842,16 @@ impl<'a> OrderMassStatusRequest<'a> {
     pub fn mass_status_req_type(&self) -> t::Req<e::MassStatusReqType<'a>> {
         self.0.req(31, 585)
     }
-    t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 33, slots = 1, "TargetParties", c::TargetParties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(32, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(33, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -26806,11 +27872,16 @@ impl<'a> OrderMassStatusRequest<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<e::TradingSessionSubId<'a>> {
         self.0.get(37, 625)
     }
-    t::comp!(instrument, slot = 38, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        underlying_instrument, slot = 284, slots = 285, "UnderlyingInstrument",
-        c::UnderlyingInstrument
-    );
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(38, 246))
+    }
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> c::UnderlyingInstrument<'_, 'a> {
+        c::UnderlyingInstrument(self.0.sub(284, 285))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
@@ -26948,10 +28019,16 @@ impl<'a> QuoteRequestReject<'a> {
     pub fn pre_trade_anonymity(&self) -> t::Opt<bool> {
         self.0.get(35, 1091)
     }
-    t::comp!(root_parties, slot = 36, slots = 1, "RootParties", c::RootParties);
-    t::req_comp!(
-        quot_req_rjct_grp, slot = 37, slots = 1, "QuotReqRjctGrp", c::QuotReqRjctGrp
-    );
+    ///The `RootParties` component.
+    #[inline]
+    pub fn root_parties(&self) -> c::RootParties<'_, 'a> {
+        c::RootParties(self.0.sub(36, 1))
+    }
+    ///The `QuotReqRjctGrp` component (required).
+    #[inline]
+    pub fn quot_req_rjct_grp(&self) -> c::QuotReqRjctGrp<'_, 'a> {
+        c::QuotReqRjctGrp(self.0.sub(37, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -27068,8 +28145,16 @@ impl<'a> RfqRequest<'a> {
     pub fn rfq_req_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(30, 644)
     }
-    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
-    t::req_comp!(rfq_req_grp, slot = 32, slots = 1, "RFQReqGrp", c::RfqReqGrp);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(31, 1))
+    }
+    ///The `RFQReqGrp` component (required).
+    #[inline]
+    pub fn rfq_req_grp(&self) -> c::RfqReqGrp<'_, 'a> {
+        c::RfqReqGrp(self.0.sub(32, 1))
+    }
     ///`SubscriptionRequestType` (263), CHAR.
     #[inline]
     pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
@@ -27437,8 +28522,16 @@ impl<'a> QuoteStatusReport<'a> {
     pub fn quote_cancel_type(&self) -> t::Opt<e::QuoteCancelType<'a>> {
         self.0.get(39, 298)
     }
-    t::comp!(parties, slot = 40, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 41, slots = 1, "TargetParties", c::TargetParties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(40, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(41, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<e::TradingSessionId<'a>> {
@@ -27449,18 +28542,31 @@ impl<'a> QuoteStatusReport<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<e::TradingSessionSubId<'a>> {
         self.0.get(43, 625)
     }
-    t::comp!(instrument, slot = 44, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 290, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 316, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(44, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(290, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(316, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
         self.0.get(317, 54)
     }
-    t::comp!(order_qty_data, slot = 318, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(318, 5))
+    }
     ///`SettlType` (63), STRING.
     #[inline]
     pub fn settl_type(&self) -> t::Opt<e::SettlType<'a>> {
@@ -27496,7 +28602,11 @@ impl<'a> QuoteStatusReport<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(329, 2897)
     }
-    t::comp!(stipulations, slot = 330, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(330, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -27512,14 +28622,21 @@ impl<'a> QuoteStatusReport<'a> {
     pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
         self.0.get(333, 581)
     }
-    t::comp!(
-        leg_quot_stat_grp, slot = 334, slots = 1, "LegQuotStatGrp", c::LegQuotStatGrp
-    );
-    t::comp!(quot_qual_grp, slot = 335, slots = 1, "QuotQualGrp", c::QuotQualGrp);
-    t::comp!(
-        quote_attribute_grp, slot = 336, slots = 1, "QuoteAttributeGrp",
-        c::QuoteAttributeGrp
-    );
+    ///The `LegQuotStatGrp` component.
+    #[inline]
+    pub fn leg_quot_stat_grp(&self) -> c::LegQuotStatGrp<'_, 'a> {
+        c::LegQuotStatGrp(self.0.sub(334, 1))
+    }
+    ///The `QuotQualGrp` component.
+    #[inline]
+    pub fn quot_qual_grp(&self) -> c::QuotQualGrp<'_, 'a> {
+        c::QuotQualGrp(self.0.sub(335, 1))
+    }
+    ///The `QuoteAttributeGrp` component.
+    #[inline]
+    pub fn quote_attribute_grp(&self) -> c::QuoteAttributeGrp<'_, 'a> {
+        c::QuoteAttributeGrp(self.0.sub(336, 1))
+    }
     ///`EventInitiatorType` (2830), CHAR.
     #[inline]
     pub fn event_initiator_type(&self) -> t::Opt<e::EventInitiatorType> {
@@ -27545,15 +28662,23 @@ impl<'a> QuoteStatusReport<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(341, 423)
     }
-    t::comp!(
-        price_qualifier_grp, slot = 342, slots = 1, "PriceQualifierGrp",
-        c::PriceQualifierGrp
-    );
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 343, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 352, slots = 6, "YieldData", c::YieldData);
+    ///The `PriceQualifierGrp` component.
+    #[inline]
+    pub fn price_qualifier_grp(&self) -> c::PriceQualifierGrp<'_, 'a> {
+        c::PriceQualifierGrp(self.0.sub(342, 1))
+    }
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(343, 9))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(352, 6))
+    }
     ///`BidQuoteID` (1747), STRING.
     #[inline]
     pub fn bid_quote_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -27679,10 +28804,11 @@ impl<'a> QuoteStatusReport<'a> {
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(382, 60)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 383, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(383, 1))
+    }
     ///`OrdType` (40), CHAR.
     #[inline]
     pub fn ord_type(&self) -> t::Opt<e::OrdType> {
@@ -27713,9 +28839,11 @@ impl<'a> QuoteStatusReport<'a> {
     pub fn settl_curr_fx_rate_calc(&self) -> t::Opt<e::SettlCurrFxRateCalc> {
         self.0.get(389, 156)
     }
-    t::comp!(
-        commission_data, slot = 390, slots = 7, "CommissionData", c::CommissionData
-    );
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(390, 7))
+    }
     ///`CustOrderCapacity` (582), INT.
     #[inline]
     pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
@@ -27796,9 +28924,11 @@ impl<'a> QuoteStatusReport<'a> {
     pub fn encoded_trade_continuation_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(412)
     }
-    t::comp!(
-        throttle_response, slot = 413, slots = 3, "ThrottleResponse", c::ThrottleResponse
-    );
+    ///The `ThrottleResponse` component.
+    #[inline]
+    pub fn throttle_response(&self) -> c::ThrottleResponse<'_, 'a> {
+        c::ThrottleResponse(self.0.sub(413, 3))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -28366,7 +29496,11 @@ impl<'a> QuoteResponse<'a> {
     pub fn pre_trade_anonymity(&self) -> t::Opt<bool> {
         self.0.get(40, 1091)
     }
-    t::comp!(quot_qual_grp, slot = 41, slots = 1, "QuotQualGrp", c::QuotQualGrp);
+    ///The `QuotQualGrp` component.
+    #[inline]
+    pub fn quot_qual_grp(&self) -> c::QuotQualGrp<'_, 'a> {
+        c::QuotQualGrp(self.0.sub(41, 1))
+    }
     ///`TrdType` (828), INT.
     #[inline]
     pub fn trd_type(&self) -> t::Opt<e::TrdType<'a>> {
@@ -28384,7 +29518,11 @@ impl<'a> QuoteResponse<'a> {
     pub fn negotiation_method(&self) -> t::Opt<e::NegotiationMethod<'a>> {
         self.0.get(44, 2115)
     }
-    t::comp!(parties, slot = 45, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(45, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<e::TradingSessionId<'a>> {
@@ -28395,18 +29533,31 @@ impl<'a> QuoteResponse<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<e::TradingSessionSubId<'a>> {
         self.0.get(47, 625)
     }
-    t::req_comp!(instrument, slot = 48, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 294, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 320, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(48, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(294, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(320, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
         self.0.get(321, 54)
     }
-    t::comp!(order_qty_data, slot = 322, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(322, 5))
+    }
     ///`MinQty` (110), QTY.
     #[inline]
     pub fn min_qty(&self) -> t::Opt<v::Decimal> {
@@ -28447,7 +29598,11 @@ impl<'a> QuoteResponse<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(334, 2897)
     }
-    t::comp!(stipulations, slot = 335, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(335, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -28463,7 +29618,11 @@ impl<'a> QuoteResponse<'a> {
     pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
         self.0.get(338, 581)
     }
-    t::comp!(leg_quot_grp, slot = 339, slots = 1, "LegQuotGrp", c::LegQuotGrp);
+    ///The `LegQuotGrp` component.
+    #[inline]
+    pub fn leg_quot_grp(&self) -> c::LegQuotGrp<'_, 'a> {
+        c::LegQuotGrp(self.0.sub(339, 1))
+    }
     ///`BidPx` (132), PRICE.
     #[inline]
     pub fn bid_px(&self) -> t::Opt<v::Decimal> {
@@ -28584,9 +29743,11 @@ impl<'a> QuoteResponse<'a> {
     pub fn settl_curr_fx_rate_calc(&self) -> t::Opt<e::SettlCurrFxRateCalc> {
         self.0.get(363, 156)
     }
-    t::comp!(
-        commission_data, slot = 364, slots = 7, "CommissionData", c::CommissionData
-    );
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(364, 7))
+    }
     ///`CustOrderCapacity` (582), INT.
     #[inline]
     pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
@@ -28627,20 +29788,28 @@ impl<'a> QuoteResponse<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(378, 423)
     }
-    t::comp!(
-        price_qualifier_grp, slot = 379, slots = 1, "PriceQualifierGrp",
-        c::PriceQualifierGrp
-    );
+    ///The `PriceQualifierGrp` component.
+    #[inline]
+    pub fn price_qualifier_grp(&self) -> c::PriceQualifierGrp<'_, 'a> {
+        c::PriceQualifierGrp(self.0.sub(379, 1))
+    }
     ///`CoverPrice` (1917), PRICE.
     #[inline]
     pub fn cover_price(&self) -> t::Opt<v::Decimal> {
         self.0.get(380, 1917)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 381, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 390, slots = 6, "YieldData", c::YieldData);
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(381, 9))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(390, 6))
+    }
     ///`TradeContinuation` (1937), INT.
     #[inline]
     pub fn trade_continuation(&self) -> t::Opt<e::TradeContinuation<'a>> {
@@ -29200,10 +30369,11 @@ impl<'a> Confirmation<'a> {
     pub fn affirm_status(&self) -> t::Opt<e::AffirmStatus<'a>> {
         self.0.get(39, 940)
     }
-    t::comp!(
-        regulatory_trade_id_grp, slot = 40, slots = 1, "RegulatoryTradeIDGrp",
-        c::RegulatoryTradeIdGrp
-    );
+    ///The `RegulatoryTradeIDGrp` component.
+    #[inline]
+    pub fn regulatory_trade_id_grp(&self) -> c::RegulatoryTradeIdGrp<'_, 'a> {
+        c::RegulatoryTradeIdGrp(self.0.sub(40, 1))
+    }
     ///`TradeConfirmationReferenceID` (2390), STRING.
     #[inline]
     pub fn trade_confirmation_reference_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -29214,9 +30384,21 @@ impl<'a> Confirmation<'a> {
     pub fn cleared_indicator(&self) -> t::Opt<e::ClearedIndicator<'a>> {
         self.0.get(42, 1832)
     }
-    t::comp!(parties, slot = 43, slots = 1, "Parties", c::Parties);
-    t::comp!(ord_alloc_grp, slot = 44, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
-    t::comp!(exec_alloc_grp, slot = 45, slots = 1, "ExecAllocGrp", c::ExecAllocGrp);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(43, 1))
+    }
+    ///The `OrdAllocGrp` component.
+    #[inline]
+    pub fn ord_alloc_grp(&self) -> c::OrdAllocGrp<'_, 'a> {
+        c::OrdAllocGrp(self.0.sub(44, 1))
+    }
+    ///The `ExecAllocGrp` component.
+    #[inline]
+    pub fn exec_alloc_grp(&self) -> c::ExecAllocGrp<'_, 'a> {
+        c::ExecAllocGrp(self.0.sub(45, 1))
+    }
     ///`AllocID` (70), STRING.
     #[inline]
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -29282,21 +30464,41 @@ impl<'a> Confirmation<'a> {
     pub fn trade_date(&self) -> t::Req<v::LocalMktDate> {
         self.0.req(58, 75)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 59, slots = 1, "TrdRegTimestamps", c::TrdRegTimestamps
-    );
-    t::req_comp!(instrument, slot = 60, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 306, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 318, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 344, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 345, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(yield_data, slot = 346, slots = 6, "YieldData", c::YieldData);
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(59, 1))
+    }
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(60, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(306, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(318, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(344, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(345, 1))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(346, 6))
+    }
     ///`AllocQty` (80), QTY, required.
     #[inline]
     pub fn alloc_qty(&self) -> t::Req<v::Decimal> {
@@ -29327,7 +30529,11 @@ impl<'a> Confirmation<'a> {
     pub fn last_mkt(&self) -> t::Opt<v::Exchange> {
         self.0.get(357, 30)
     }
-    t::req_comp!(cpcty_conf_grp, slot = 358, slots = 1, "CpctyConfGrp", c::CpctyConfGrp);
+    ///The `CpctyConfGrp` component (required).
+    #[inline]
+    pub fn cpcty_conf_grp(&self) -> c::CpctyConfGrp<'_, 'a> {
+        c::CpctyConfGrp(self.0.sub(358, 1))
+    }
     ///`AllocAccount` (79), STRING, required.
     #[inline]
     pub fn alloc_account(&self) -> t::Req<v::FixStr<'a>> {
@@ -29358,19 +30564,23 @@ impl<'a> Confirmation<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(364, 423)
     }
-    t::comp!(
-        price_qualifier_grp, slot = 365, slots = 1, "PriceQualifierGrp",
-        c::PriceQualifierGrp
-    );
+    ///The `PriceQualifierGrp` component.
+    #[inline]
+    pub fn price_qualifier_grp(&self) -> c::PriceQualifierGrp<'_, 'a> {
+        c::PriceQualifierGrp(self.0.sub(365, 1))
+    }
     ///`AvgParPx` (860), PRICE.
     #[inline]
     pub fn avg_par_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(366, 860)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 367, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(367, 9))
+    }
     ///`ReportedPx` (861), PRICE.
     #[inline]
     pub fn reported_px(&self) -> t::Opt<v::Decimal> {
@@ -29496,32 +30706,46 @@ impl<'a> Confirmation<'a> {
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(400, 64)
     }
-    t::comp!(
-        settl_instructions_data, slot = 401, slots = 5, "SettlInstructionsData",
-        c::SettlInstructionsData
-    );
-    t::comp!(
-        commission_data, slot = 406, slots = 7, "CommissionData", c::CommissionData
-    );
+    ///The `SettlInstructionsData` component.
+    #[inline]
+    pub fn settl_instructions_data(&self) -> c::SettlInstructionsData<'_, 'a> {
+        c::SettlInstructionsData(self.0.sub(401, 5))
+    }
+    ///The `CommissionData` component.
+    #[inline]
+    pub fn commission_data(&self) -> c::CommissionData<'_, 'a> {
+        c::CommissionData(self.0.sub(406, 7))
+    }
     ///`SharedCommission` (858), AMT.
     #[inline]
     pub fn shared_commission(&self) -> t::Opt<v::Decimal> {
         self.0.get(413, 858)
     }
-    t::comp!(
-        commission_data_grp, slot = 414, slots = 1, "CommissionDataGrp",
-        c::CommissionDataGrp
-    );
-    t::comp!(stipulations, slot = 415, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(misc_fees_grp, slot = 416, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
-    t::comp!(
-        match_exception_grp, slot = 417, slots = 1, "MatchExceptionGrp",
-        c::MatchExceptionGrp
-    );
-    t::comp!(
-        matching_data_point_grp, slot = 418, slots = 1, "MatchingDataPointGrp",
-        c::MatchingDataPointGrp
-    );
+    ///The `CommissionDataGrp` component.
+    #[inline]
+    pub fn commission_data_grp(&self) -> c::CommissionDataGrp<'_, 'a> {
+        c::CommissionDataGrp(self.0.sub(414, 1))
+    }
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(415, 1))
+    }
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> c::MiscFeesGrp<'_, 'a> {
+        c::MiscFeesGrp(self.0.sub(416, 1))
+    }
+    ///The `MatchExceptionGrp` component.
+    #[inline]
+    pub fn match_exception_grp(&self) -> c::MatchExceptionGrp<'_, 'a> {
+        c::MatchExceptionGrp(self.0.sub(417, 1))
+    }
+    ///The `MatchingDataPointGrp` component.
+    #[inline]
+    pub fn matching_data_point_grp(&self) -> c::MatchingDataPointGrp<'_, 'a> {
+        c::MatchingDataPointGrp(self.0.sub(418, 1))
+    }
 }
 /// Builds a `Confirmation`: [`ConfirmationBuilder::new`] (as does [`Confirmation::builder`]) takes [`ConfirmationRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -30045,7 +31269,11 @@ impl<'a> PositionMaintenanceRequest<'a> {
     pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(38, 717)
     }
-    t::req_comp!(parties, slot = 39, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(39, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -30061,7 +31289,11 @@ impl<'a> PositionMaintenanceRequest<'a> {
     pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
         self.0.get(42, 581)
     }
-    t::req_comp!(instrument, slot = 43, slots = 246, "Instrument", c::Instrument);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(43, 246))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -30072,23 +31304,41 @@ impl<'a> PositionMaintenanceRequest<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(290, 2897)
     }
-    t::comp!(instrmt_leg_grp, slot = 291, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        related_instrument_grp, slot = 292, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
-    t::comp!(und_instrmt_grp, slot = 293, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(trdg_ses_grp, slot = 294, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(291, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(292, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(293, 1))
+    }
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(294, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(295, 60)
     }
-    t::req_comp!(position_qty, slot = 296, slots = 1, "PositionQty", c::PositionQty);
-    t::comp!(
-        position_amount_data, slot = 297, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
+    ///The `PositionQty` component (required).
+    #[inline]
+    pub fn position_qty(&self) -> c::PositionQty<'_, 'a> {
+        c::PositionQty(self.0.sub(296, 1))
+    }
+    ///The `PositionAmountData` component.
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(297, 1))
+    }
     ///`AdjustmentType` (718), INT.
     #[inline]
     pub fn adjustment_type(&self) -> t::Opt<e::AdjustmentType<'a>> {
@@ -30605,7 +31855,11 @@ impl<'a> PositionMaintenanceReport<'a> {
     pub fn input_source(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(53, 979)
     }
-    t::comp!(parties, slot = 54, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(54, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -30626,7 +31880,11 @@ impl<'a> PositionMaintenanceReport<'a> {
     pub fn pos_maint_rpt_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(58, 714)
     }
-    t::req_comp!(instrument, slot = 59, slots = 246, "Instrument", c::Instrument);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(59, 246))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -30662,28 +31920,51 @@ impl<'a> PositionMaintenanceReport<'a> {
     pub fn prior_spread_indicator(&self) -> t::Opt<bool> {
         self.0.get(311, 720)
     }
-    t::comp!(instrmt_leg_grp, slot = 312, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        related_instrument_grp, slot = 313, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
-    t::comp!(und_instrmt_grp, slot = 314, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(trdg_ses_grp, slot = 315, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(312, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(313, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(314, 1))
+    }
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(315, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(316, 60)
     }
-    t::comp!(position_qty, slot = 317, slots = 1, "PositionQty", c::PositionQty);
-    t::comp!(
-        position_amount_data, slot = 318, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
-    t::comp!(
-        regulatory_trade_id_grp, slot = 319, slots = 1, "RegulatoryTradeIDGrp",
-        c::RegulatoryTradeIdGrp
-    );
-    t::comp!(payment_grp, slot = 320, slots = 1, "PaymentGrp", c::PaymentGrp);
+    ///The `PositionQty` component.
+    #[inline]
+    pub fn position_qty(&self) -> c::PositionQty<'_, 'a> {
+        c::PositionQty(self.0.sub(317, 1))
+    }
+    ///The `PositionAmountData` component.
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(318, 1))
+    }
+    ///The `RegulatoryTradeIDGrp` component.
+    #[inline]
+    pub fn regulatory_trade_id_grp(&self) -> c::RegulatoryTradeIdGrp<'_, 'a> {
+        c::RegulatoryTradeIdGrp(self.0.sub(319, 1))
+    }
+    ///The `PaymentGrp` component.
+    #[inline]
+    pub fn payment_grp(&self) -> c::PaymentGrp<'_, 'a> {
+        c::PaymentGrp(self.0.sub(320, 1))
+    }
     ///`AdjustmentType` (718), INT.
     #[inline]
     pub fn adjustment_type(&self) -> t::Opt<e::AdjustmentType<'a>> {
@@ -30694,9 +31975,11 @@ impl<'a> PositionMaintenanceReport<'a> {
     pub fn threshold_amount(&self) -> t::Opt<v::Decimal> {
         self.0.get(322, 834)
     }
-    t::comp!(
-        related_trade_grp, slot = 323, slots = 1, "RelatedTradeGrp", c::RelatedTradeGrp
-    );
+    ///The `RelatedTradeGrp` component.
+    #[inline]
+    pub fn related_trade_grp(&self) -> c::RelatedTradeGrp<'_, 'a> {
+        c::RelatedTradeGrp(self.0.sub(323, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -31124,7 +32407,11 @@ impl<'a> RequestForPositions<'a> {
     pub fn settl_currency_code_source(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(35, 2899)
     }
-    t::req_comp!(parties, slot = 36, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(36, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -31140,7 +32427,11 @@ impl<'a> RequestForPositions<'a> {
     pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
         self.0.get(39, 581)
     }
-    t::comp!(instrument, slot = 40, slots = 246, "Instrument", c::Instrument);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(40, 246))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -31151,8 +32442,16 @@ impl<'a> RequestForPositions<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(287, 2897)
     }
-    t::comp!(instrmt_leg_grp, slot = 288, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 289, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(288, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(289, 1))
+    }
     ///`ClearingBusinessDate` (715), LOCALMKTDATE, required.
     #[inline]
     pub fn clearing_business_date(&self) -> t::Req<v::LocalMktDate> {
@@ -31173,7 +32472,11 @@ impl<'a> RequestForPositions<'a> {
     pub fn settl_sess_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(293, 717)
     }
-    t::comp!(trdg_ses_grp, slot = 294, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    ///The `TrdgSesGrp` component.
+    #[inline]
+    pub fn trdg_ses_grp(&self) -> c::TrdgSesGrp<'_, 'a> {
+        c::TrdgSesGrp(self.0.sub(294, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP, required.
     #[inline]
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
@@ -31603,7 +32906,11 @@ impl<'a> RequestForPositionsAck<'a> {
     pub fn settl_currency_code_source(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(44, 2899)
     }
-    t::req_comp!(parties, slot = 45, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(45, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -31619,7 +32926,11 @@ impl<'a> RequestForPositionsAck<'a> {
     pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
         self.0.get(48, 581)
     }
-    t::comp!(instrument, slot = 49, slots = 246, "Instrument", c::Instrument);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(49, 246))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -31630,8 +32941,16 @@ impl<'a> RequestForPositionsAck<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(296, 2897)
     }
-    t::comp!(instrmt_leg_grp, slot = 297, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 298, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(297, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(298, 1))
+    }
     ///`ResponseTransportType` (725), INT.
     #[inline]
     pub fn response_transport_type(&self) -> t::Opt<e::ResponseTransportType<'a>> {
@@ -32018,10 +33337,11 @@ t::message!(
     POSITION_REPORT, header = c::Header(..30), trailer = c::Trailer(382..),
 );
 impl<'a> PositionReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`PosMaintRptID` (721), STRING, required.
     #[inline]
     pub fn pos_maint_rpt_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -32092,13 +33412,16 @@ impl<'a> PositionReport<'a> {
     pub fn regulatory_report_type_business_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(47, 2869)
     }
-    t::comp!(
-        transaction_attribute_grp, slot = 48, slots = 1, "TransactionAttributeGrp",
-        c::TransactionAttributeGrp
-    );
-    t::comp!(
-        trd_reg_timestamps, slot = 49, slots = 1, "TrdRegTimestamps", c::TrdRegTimestamps
-    );
+    ///The `TransactionAttributeGrp` component.
+    #[inline]
+    pub fn transaction_attribute_grp(&self) -> c::TransactionAttributeGrp<'_, 'a> {
+        c::TransactionAttributeGrp(self.0.sub(48, 1))
+    }
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(49, 1))
+    }
     ///`ClearingBusinessDate` (715), LOCALMKTDATE, required.
     #[inline]
     pub fn clearing_business_date(&self) -> t::Req<v::LocalMktDate> {
@@ -32199,7 +33522,11 @@ impl<'a> PositionReport<'a> {
     pub fn trade_collateralization(&self) -> t::Opt<e::TradeCollateralization<'a>> {
         self.0.get(69, 1936)
     }
-    t::req_comp!(parties, slot = 70, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(70, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -32220,11 +33547,16 @@ impl<'a> PositionReport<'a> {
     pub fn taxonomy_type(&self) -> t::Opt<e::TaxonomyType> {
         self.0.get(74, 2375)
     }
-    t::comp!(instrument, slot = 75, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 321, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(75, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(321, 26))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -32312,39 +33644,56 @@ impl<'a> PositionReport<'a> {
     pub fn match_status(&self) -> t::Opt<e::MatchStatus> {
         self.0.get(363, 573)
     }
-    t::comp!(instrmt_leg_grp, slot = 364, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        related_instrument_grp, slot = 365, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
-    t::comp!(
-        collateral_amount_grp, slot = 366, slots = 1, "CollateralAmountGrp",
-        c::CollateralAmountGrp
-    );
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(364, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(365, 1))
+    }
+    ///The `CollateralAmountGrp` component.
+    #[inline]
+    pub fn collateral_amount_grp(&self) -> c::CollateralAmountGrp<'_, 'a> {
+        c::CollateralAmountGrp(self.0.sub(366, 1))
+    }
     ///`CollateralizationValueDate` (2868), LOCALMKTDATE.
     #[inline]
     pub fn collateralization_value_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(367, 2868)
     }
-    t::comp!(
-        pos_und_instrmt_grp, slot = 368, slots = 1, "PosUndInstrmtGrp",
-        c::PosUndInstrmtGrp
-    );
+    ///The `PosUndInstrmtGrp` component.
+    #[inline]
+    pub fn pos_und_instrmt_grp(&self) -> c::PosUndInstrmtGrp<'_, 'a> {
+        c::PosUndInstrmtGrp(self.0.sub(368, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(369, 60)
     }
-    t::comp!(position_qty, slot = 370, slots = 1, "PositionQty", c::PositionQty);
-    t::comp!(
-        position_amount_data, slot = 371, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
-    t::comp!(
-        regulatory_trade_id_grp, slot = 372, slots = 1, "RegulatoryTradeIDGrp",
-        c::RegulatoryTradeIdGrp
-    );
-    t::comp!(payment_grp, slot = 373, slots = 1, "PaymentGrp", c::PaymentGrp);
+    ///The `PositionQty` component.
+    #[inline]
+    pub fn position_qty(&self) -> c::PositionQty<'_, 'a> {
+        c::PositionQty(self.0.sub(370, 1))
+    }
+    ///The `PositionAmountData` component.
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(371, 1))
+    }
+    ///The `RegulatoryTradeIDGrp` component.
+    #[inline]
+    pub fn regulatory_trade_id_grp(&self) -> c::RegulatoryTradeIdGrp<'_, 'a> {
+        c::RegulatoryTradeIdGrp(self.0.sub(372, 1))
+    }
+    ///The `PaymentGrp` component.
+    #[inline]
+    pub fn payment_grp(&self) -> c::PaymentGrp<'_, 'a> {
+        c::PaymentGrp(self.0.sub(373, 1))
+    }
     ///`RegistStatus` (506), CHAR.
     #[inline]
     pub fn regist_status(&self) -> t::Opt<e::RegistStatus> {
@@ -32365,9 +33714,11 @@ impl<'a> PositionReport<'a> {
     pub fn price_delta(&self) -> t::Opt<v::Decimal> {
         self.0.get(377, 811)
     }
-    t::comp!(
-        related_trade_grp, slot = 378, slots = 1, "RelatedTradeGrp", c::RelatedTradeGrp
-    );
+    ///The `RelatedTradeGrp` component.
+    #[inline]
+    pub fn related_trade_grp(&self) -> c::RelatedTradeGrp<'_, 'a> {
+        c::RelatedTradeGrp(self.0.sub(378, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -32880,13 +34231,26 @@ impl<'a> TradeCaptureReportRequestAck<'a> {
     pub fn trade_request_status(&self) -> t::Req<e::TradeRequestStatus<'a>> {
         self.0.req(39, 750)
     }
-    t::comp!(instrument, slot = 40, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 286, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(und_instrmt_grp, slot = 298, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 299, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(40, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(286, 12))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(298, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(299, 1))
+    }
     ///`MultiLegReportingType` (442), CHAR.
     #[inline]
     pub fn multi_leg_reporting_type(&self) -> t::Opt<e::MultiLegReportingType> {
@@ -33360,7 +34724,11 @@ impl<'a> TradeCaptureReportAck<'a> {
     pub fn transfer_reason(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(46, 830)
     }
-    t::comp!(root_parties, slot = 47, slots = 1, "RootParties", c::RootParties);
+    ///The `RootParties` component.
+    #[inline]
+    pub fn root_parties(&self) -> c::RootParties<'_, 'a> {
+        c::RootParties(self.0.sub(47, 1))
+    }
     ///`ExecType` (150), CHAR.
     #[inline]
     pub fn exec_type(&self) -> t::Opt<e::ExecType> {
@@ -33451,10 +34819,11 @@ impl<'a> TradeCaptureReportAck<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(65, 423)
     }
-    t::comp!(
-        price_qualifier_grp, slot = 66, slots = 1, "PriceQualifierGrp",
-        c::PriceQualifierGrp
-    );
+    ///The `PriceQualifierGrp` component.
+    #[inline]
+    pub fn price_qualifier_grp(&self) -> c::PriceQualifierGrp<'_, 'a> {
+        c::PriceQualifierGrp(self.0.sub(66, 1))
+    }
     ///`CrossType` (549), INT.
     #[inline]
     pub fn cross_type(&self) -> t::Opt<e::CrossType<'a>> {
@@ -33510,15 +34879,21 @@ impl<'a> TradeCaptureReportAck<'a> {
     pub fn market_id(&self) -> t::Opt<v::Exchange> {
         self.0.get(77, 1301)
     }
-    t::req_comp!(instrument, slot = 78, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 324, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 336, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(78, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(324, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(336, 26))
+    }
     ///`LastParPx` (669), PRICE.
     #[inline]
     pub fn last_par_px(&self) -> t::Opt<v::Decimal> {
@@ -33539,10 +34914,11 @@ impl<'a> TradeCaptureReportAck<'a> {
     pub fn price_markup(&self) -> t::Opt<v::Decimal> {
         self.0.get(365, 2762)
     }
-    t::comp!(
-        average_price_detail, slot = 366, slots = 3, "AveragePriceDetail",
-        c::AveragePriceDetail
-    );
+    ///The `AveragePriceDetail` component.
+    #[inline]
+    pub fn average_price_detail(&self) -> c::AveragePriceDetail<'_, 'a> {
+        c::AveragePriceDetail(self.0.sub(366, 3))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -33623,7 +34999,11 @@ impl<'a> TradeCaptureReportAck<'a> {
     pub fn settl_type(&self) -> t::Opt<e::SettlType<'a>> {
         self.0.get(384, 63)
     }
-    t::comp!(und_instrmt_grp, slot = 385, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(385, 1))
+    }
     ///`MatchStatus` (573), CHAR.
     #[inline]
     pub fn match_status(&self) -> t::Opt<e::MatchStatus> {
@@ -33639,10 +35019,11 @@ impl<'a> TradeCaptureReportAck<'a> {
     pub fn copy_msg_indicator(&self) -> t::Opt<bool> {
         self.0.get(388, 797)
     }
-    t::comp!(
-        trd_rep_indicators_grp, slot = 389, slots = 1, "TrdRepIndicatorsGrp",
-        c::TrdRepIndicatorsGrp
-    );
+    ///The `TrdRepIndicatorsGrp` component.
+    #[inline]
+    pub fn trd_rep_indicators_grp(&self) -> c::TrdRepIndicatorsGrp<'_, 'a> {
+        c::TrdRepIndicatorsGrp(self.0.sub(389, 1))
+    }
     ///`PublishTrdIndicator` (852), BOOLEAN.
     #[inline]
     pub fn publish_trd_indicator(&self) -> t::Opt<bool> {
@@ -33658,14 +35039,16 @@ impl<'a> TradeCaptureReportAck<'a> {
     pub fn short_sale_reason(&self) -> t::Opt<e::ShortSaleReason<'a>> {
         self.0.get(392, 853)
     }
-    t::comp!(
-        trd_instrmt_leg_grp, slot = 393, slots = 1, "TrdInstrmtLegGrp",
-        c::TrdInstrmtLegGrp
-    );
-    t::comp!(
-        trd_reg_timestamps, slot = 394, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `TrdInstrmtLegGrp` component.
+    #[inline]
+    pub fn trd_instrmt_leg_grp(&self) -> c::TrdInstrmtLegGrp<'_, 'a> {
+        c::TrdInstrmtLegGrp(self.0.sub(393, 1))
+    }
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(394, 1))
+    }
     ///`ResponseTransportType` (725), INT.
     #[inline]
     pub fn response_transport_type(&self) -> t::Opt<e::ResponseTransportType<'a>> {
@@ -33701,10 +35084,11 @@ impl<'a> TradeCaptureReportAck<'a> {
     pub fn clearing_fee_indicator(&self) -> t::Opt<e::ClearingFeeIndicator<'a>> {
         self.0.get(401, 635)
     }
-    t::comp!(
-        position_amount_data, slot = 402, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
+    ///The `PositionAmountData` component.
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(402, 1))
+    }
     ///`TierCode` (994), STRING.
     #[inline]
     pub fn tier_code(&self) -> t::Opt<v::FixStr<'a>> {
@@ -33725,11 +35109,16 @@ impl<'a> TradeCaptureReportAck<'a> {
     pub fn rnd_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(406, 991)
     }
-    t::comp!(trade_qty_grp, slot = 407, slots = 1, "TradeQtyGrp", c::TradeQtyGrp);
-    t::comp!(
-        trd_cap_rpt_ack_side_grp, slot = 408, slots = 1, "TrdCapRptAckSideGrp",
-        c::TrdCapRptAckSideGrp
-    );
+    ///The `TradeQtyGrp` component.
+    #[inline]
+    pub fn trade_qty_grp(&self) -> c::TradeQtyGrp<'_, 'a> {
+        c::TradeQtyGrp(self.0.sub(407, 1))
+    }
+    ///The `TrdCapRptAckSideGrp` component.
+    #[inline]
+    pub fn trd_cap_rpt_ack_side_grp(&self) -> c::TrdCapRptAckSideGrp<'_, 'a> {
+        c::TrdCapRptAckSideGrp(self.0.sub(408, 1))
+    }
     ///`RptSys` (1135), STRING.
     #[inline]
     pub fn rpt_sys(&self) -> t::Opt<v::FixStr<'a>> {
@@ -34468,8 +35857,16 @@ impl<'a> AllocationReport<'a> {
     pub fn alloc_no_orders_type(&self) -> t::Opt<e::AllocNoOrdersType<'a>> {
         self.0.get(67, 857)
     }
-    t::comp!(ord_alloc_grp, slot = 68, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
-    t::comp!(exec_alloc_grp, slot = 69, slots = 1, "ExecAllocGrp", c::ExecAllocGrp);
+    ///The `OrdAllocGrp` component.
+    #[inline]
+    pub fn ord_alloc_grp(&self) -> c::OrdAllocGrp<'_, 'a> {
+        c::OrdAllocGrp(self.0.sub(68, 1))
+    }
+    ///The `ExecAllocGrp` component.
+    #[inline]
+    pub fn exec_alloc_grp(&self) -> c::ExecAllocGrp<'_, 'a> {
+        c::ExecAllocGrp(self.0.sub(69, 1))
+    }
     ///`PreviouslyReported` (570), BOOLEAN.
     #[inline]
     pub fn previously_reported(&self) -> t::Opt<bool> {
@@ -34490,17 +35887,31 @@ impl<'a> AllocationReport<'a> {
     pub fn side(&self) -> t::Req<e::Side> {
         self.0.req(73, 54)
     }
-    t::req_comp!(instrument, slot = 74, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 320, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 332, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 358, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 359, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(74, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(320, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(332, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(358, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(359, 1))
+    }
     ///`Quantity` (53), QTY, required.
     #[inline]
     pub fn quantity(&self) -> t::Req<v::Decimal> {
@@ -34546,10 +35957,11 @@ impl<'a> AllocationReport<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(368, 423)
     }
-    t::comp!(
-        price_qualifier_grp, slot = 369, slots = 1, "PriceQualifierGrp",
-        c::PriceQualifierGrp
-    );
+    ///The `PriceQualifierGrp` component.
+    #[inline]
+    pub fn price_qualifier_grp(&self) -> c::PriceQualifierGrp<'_, 'a> {
+        c::PriceQualifierGrp(self.0.sub(369, 1))
+    }
     ///`AvgPx` (6), PRICE, required.
     #[inline]
     pub fn avg_px(&self) -> t::Req<v::Decimal> {
@@ -34560,10 +35972,13 @@ impl<'a> AllocationReport<'a> {
     pub fn avg_par_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(371, 860)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 372, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(372, 9))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -34579,7 +35994,11 @@ impl<'a> AllocationReport<'a> {
     pub fn avg_px_precision(&self) -> t::Opt<i64> {
         self.0.get(383, 74)
     }
-    t::comp!(parties, slot = 384, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(384, 1))
+    }
     ///`TradeDate` (75), LOCALMKTDATE, required.
     #[inline]
     pub fn trade_date(&self) -> t::Req<v::LocalMktDate> {
@@ -34695,16 +36114,26 @@ impl<'a> AllocationReport<'a> {
     pub fn legal_confirm(&self) -> t::Opt<bool> {
         self.0.get(407, 650)
     }
-    t::comp!(stipulations, slot = 408, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(yield_data, slot = 409, slots = 6, "YieldData", c::YieldData);
-    t::comp!(
-        regulatory_trade_id_grp, slot = 415, slots = 1, "RegulatoryTradeIDGrp",
-        c::RegulatoryTradeIdGrp
-    );
-    t::comp!(
-        position_amount_data, slot = 416, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(408, 1))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(409, 6))
+    }
+    ///The `RegulatoryTradeIDGrp` component.
+    #[inline]
+    pub fn regulatory_trade_id_grp(&self) -> c::RegulatoryTradeIdGrp<'_, 'a> {
+        c::RegulatoryTradeIdGrp(self.0.sub(415, 1))
+    }
+    ///The `PositionAmountData` component.
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(416, 1))
+    }
     ///`CustOrderHandlingInst` (1031), MULTIPLESTRINGVALUE.
     #[inline]
     pub fn cust_order_handling_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
@@ -34725,8 +36154,16 @@ impl<'a> AllocationReport<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(420, 893)
     }
-    t::comp!(alloc_grp, slot = 421, slots = 1, "AllocGrp", c::AllocGrp);
-    t::comp!(rate_source, slot = 422, slots = 1, "RateSource", c::RateSource);
+    ///The `AllocGrp` component.
+    #[inline]
+    pub fn alloc_grp(&self) -> c::AllocGrp<'_, 'a> {
+        c::AllocGrp(self.0.sub(421, 1))
+    }
+    ///The `RateSource` component.
+    #[inline]
+    pub fn rate_source(&self) -> c::RateSource<'_, 'a> {
+        c::RateSource(self.0.sub(422, 1))
+    }
     ///`VenueType` (1430), CHAR.
     #[inline]
     pub fn venue_type(&self) -> t::Opt<e::VenueType> {
@@ -35292,8 +36729,16 @@ impl<'a> AllocationReportAck<'a> {
     pub fn alloc_trans_type(&self) -> t::Opt<e::AllocTransType> {
         self.0.get(36, 71)
     }
-    t::comp!(instrument, slot = 37, slots = 246, "Instrument", c::Instrument);
-    t::comp!(parties, slot = 283, slots = 1, "Parties", c::Parties);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(37, 246))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(283, 1))
+    }
     ///`SecondaryAllocID` (793), STRING.
     #[inline]
     pub fn secondary_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -35389,11 +36834,16 @@ impl<'a> AllocationReportAck<'a> {
     pub fn encoded_reject_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(302)
     }
-    t::comp!(
-        regulatory_trade_id_grp, slot = 303, slots = 1, "RegulatoryTradeIDGrp",
-        c::RegulatoryTradeIdGrp
-    );
-    t::comp!(alloc_ack_grp, slot = 304, slots = 1, "AllocAckGrp", c::AllocAckGrp);
+    ///The `RegulatoryTradeIDGrp` component.
+    #[inline]
+    pub fn regulatory_trade_id_grp(&self) -> c::RegulatoryTradeIdGrp<'_, 'a> {
+        c::RegulatoryTradeIdGrp(self.0.sub(303, 1))
+    }
+    ///The `AllocAckGrp` component.
+    #[inline]
+    pub fn alloc_ack_grp(&self) -> c::AllocAckGrp<'_, 'a> {
+        c::AllocAckGrp(self.0.sub(304, 1))
+    }
 }
 /// Builds a `AllocationReportAck`: [`AllocationReportAckBuilder::new`] (as does [`AllocationReportAck::builder`]) takes [`AllocationReportAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -35552,10 +37002,11 @@ impl<'a> ConfirmationAck<'a> {
     pub fn affirm_status(&self) -> t::Req<e::AffirmStatus<'a>> {
         self.0.req(33, 940)
     }
-    t::comp!(
-        regulatory_trade_id_grp, slot = 34, slots = 1, "RegulatoryTradeIDGrp",
-        c::RegulatoryTradeIdGrp
-    );
+    ///The `RegulatoryTradeIDGrp` component.
+    #[inline]
+    pub fn regulatory_trade_id_grp(&self) -> c::RegulatoryTradeIdGrp<'_, 'a> {
+        c::RegulatoryTradeIdGrp(self.0.sub(34, 1))
+    }
     ///`TradeConfirmationReferenceID` (2390), STRING.
     #[inline]
     pub fn trade_confirmation_reference_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -35571,14 +37022,16 @@ impl<'a> ConfirmationAck<'a> {
     pub fn match_status(&self) -> t::Opt<e::MatchStatus> {
         self.0.get(37, 573)
     }
-    t::comp!(
-        match_exception_grp, slot = 38, slots = 1, "MatchExceptionGrp",
-        c::MatchExceptionGrp
-    );
-    t::comp!(
-        matching_data_point_grp, slot = 39, slots = 1, "MatchingDataPointGrp",
-        c::MatchingDataPointGrp
-    );
+    ///The `MatchExceptionGrp` component.
+    #[inline]
+    pub fn match_exception_grp(&self) -> c::MatchExceptionGrp<'_, 'a> {
+        c::MatchExceptionGrp(self.0.sub(38, 1))
+    }
+    ///The `MatchingDataPointGrp` component.
+    #[inline]
+    pub fn matching_data_point_grp(&self) -> c::MatchingDataPointGrp<'_, 'a> {
+        c::MatchingDataPointGrp(self.0.sub(39, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -35711,7 +37164,11 @@ impl<'a> SettlementInstructionRequest<'a> {
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(31, 60)
     }
-    t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(32, 1))
+    }
     ///`AllocAccount` (79), STRING.
     #[inline]
     pub fn alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -36094,10 +37551,11 @@ t::message!(
     ASSIGNMENT_REPORT, header = c::Header(..30), trailer = c::Trailer(310..),
 );
 impl<'a> AssignmentReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`AsgnRptID` (833), STRING, required.
     #[inline]
     pub fn asgn_rpt_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -36118,7 +37576,11 @@ impl<'a> AssignmentReport<'a> {
     pub fn last_rpt_requested(&self) -> t::Opt<bool> {
         self.0.get(37, 912)
     }
-    t::req_comp!(parties, slot = 38, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(38, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -36129,7 +37591,11 @@ impl<'a> AssignmentReport<'a> {
     pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
         self.0.get(40, 581)
     }
-    t::comp!(instrument, slot = 41, slots = 246, "Instrument", c::Instrument);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(41, 246))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -36140,13 +37606,26 @@ impl<'a> AssignmentReport<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(288, 2897)
     }
-    t::comp!(instrmt_leg_grp, slot = 289, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 290, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(position_qty, slot = 291, slots = 1, "PositionQty", c::PositionQty);
-    t::comp!(
-        position_amount_data, slot = 292, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(289, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(290, 1))
+    }
+    ///The `PositionQty` component.
+    #[inline]
+    pub fn position_qty(&self) -> c::PositionQty<'_, 'a> {
+        c::PositionQty(self.0.sub(291, 1))
+    }
+    ///The `PositionAmountData` component.
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(292, 1))
+    }
     ///`ThresholdAmount` (834), PRICEOFFSET.
     #[inline]
     pub fn threshold_amount(&self) -> t::Opt<v::Decimal> {
@@ -36604,7 +38083,11 @@ impl<'a> CollateralRequest<'a> {
     pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(33, 126)
     }
-    t::comp!(parties, slot = 34, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(34, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -36635,13 +38118,26 @@ impl<'a> CollateralRequest<'a> {
     pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(40, 526)
     }
-    t::comp!(exec_coll_grp, slot = 41, slots = 1, "ExecCollGrp", c::ExecCollGrp);
-    t::comp!(trd_coll_grp, slot = 42, slots = 1, "TrdCollGrp", c::TrdCollGrp);
-    t::comp!(instrument, slot = 43, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 289, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
+    ///The `ExecCollGrp` component.
+    #[inline]
+    pub fn exec_coll_grp(&self) -> c::ExecCollGrp<'_, 'a> {
+        c::ExecCollGrp(self.0.sub(41, 1))
+    }
+    ///The `TrdCollGrp` component.
+    #[inline]
+    pub fn trd_coll_grp(&self) -> c::TrdCollGrp<'_, 'a> {
+        c::TrdCollGrp(self.0.sub(42, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(43, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(289, 26))
+    }
     ///`SettlDate` (64), LOCALMKTDATE.
     #[inline]
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -36667,11 +38163,16 @@ impl<'a> CollateralRequest<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(319, 2897)
     }
-    t::comp!(instrmt_leg_grp, slot = 320, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        und_instrmt_coll_grp, slot = 321, slots = 1, "UndInstrmtCollGrp",
-        c::UndInstrmtCollGrp
-    );
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(320, 1))
+    }
+    ///The `UndInstrmtCollGrp` component.
+    #[inline]
+    pub fn und_instrmt_coll_grp(&self) -> c::UndInstrmtCollGrp<'_, 'a> {
+        c::UndInstrmtCollGrp(self.0.sub(321, 1))
+    }
     ///`MarginExcess` (899), AMT.
     #[inline]
     pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
@@ -36687,16 +38188,21 @@ impl<'a> CollateralRequest<'a> {
     pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
         self.0.get(324, 901)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 325, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(325, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
         self.0.get(326, 54)
     }
-    t::comp!(misc_fees_grp, slot = 327, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> c::MiscFeesGrp<'_, 'a> {
+        c::MiscFeesGrp(self.0.sub(327, 1))
+    }
     ///`Price` (44), PRICE.
     #[inline]
     pub fn price(&self) -> t::Opt<v::Decimal> {
@@ -36727,11 +38233,18 @@ impl<'a> CollateralRequest<'a> {
     pub fn end_cash(&self) -> t::Opt<v::Decimal> {
         self.0.get(333, 922)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 334, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(stipulations, slot = 343, slots = 1, "Stipulations", c::Stipulations);
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(334, 9))
+    }
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(343, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<e::TradingSessionId<'a>> {
@@ -37192,7 +38705,11 @@ impl<'a> CollateralAssignment<'a> {
     pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(36, 126)
     }
-    t::comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(37, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -37223,13 +38740,26 @@ impl<'a> CollateralAssignment<'a> {
     pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(43, 526)
     }
-    t::comp!(exec_coll_grp, slot = 44, slots = 1, "ExecCollGrp", c::ExecCollGrp);
-    t::comp!(trd_coll_grp, slot = 45, slots = 1, "TrdCollGrp", c::TrdCollGrp);
-    t::comp!(instrument, slot = 46, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 292, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
+    ///The `ExecCollGrp` component.
+    #[inline]
+    pub fn exec_coll_grp(&self) -> c::ExecCollGrp<'_, 'a> {
+        c::ExecCollGrp(self.0.sub(44, 1))
+    }
+    ///The `TrdCollGrp` component.
+    #[inline]
+    pub fn trd_coll_grp(&self) -> c::TrdCollGrp<'_, 'a> {
+        c::TrdCollGrp(self.0.sub(45, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(46, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(292, 26))
+    }
     ///`SettlDate` (64), LOCALMKTDATE.
     #[inline]
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -37255,11 +38785,16 @@ impl<'a> CollateralAssignment<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(322, 2897)
     }
-    t::comp!(instrmt_leg_grp, slot = 323, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        und_instrmt_coll_grp, slot = 324, slots = 1, "UndInstrmtCollGrp",
-        c::UndInstrmtCollGrp
-    );
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(323, 1))
+    }
+    ///The `UndInstrmtCollGrp` component.
+    #[inline]
+    pub fn und_instrmt_coll_grp(&self) -> c::UndInstrmtCollGrp<'_, 'a> {
+        c::UndInstrmtCollGrp(self.0.sub(324, 1))
+    }
     ///`MarginExcess` (899), AMT.
     #[inline]
     pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
@@ -37275,16 +38810,21 @@ impl<'a> CollateralAssignment<'a> {
     pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
         self.0.get(327, 901)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 328, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(328, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
         self.0.get(329, 54)
     }
-    t::comp!(misc_fees_grp, slot = 330, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> c::MiscFeesGrp<'_, 'a> {
+        c::MiscFeesGrp(self.0.sub(330, 1))
+    }
     ///`Price` (44), PRICE.
     #[inline]
     pub fn price(&self) -> t::Opt<v::Decimal> {
@@ -37315,15 +38855,23 @@ impl<'a> CollateralAssignment<'a> {
     pub fn end_cash(&self) -> t::Opt<v::Decimal> {
         self.0.get(336, 922)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 337, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(stipulations, slot = 346, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(
-        settl_instructions_data, slot = 347, slots = 5, "SettlInstructionsData",
-        c::SettlInstructionsData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(337, 9))
+    }
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(346, 1))
+    }
+    ///The `SettlInstructionsData` component.
+    #[inline]
+    pub fn settl_instructions_data(&self) -> c::SettlInstructionsData<'_, 'a> {
+        c::SettlInstructionsData(self.0.sub(347, 5))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<e::TradingSessionId<'a>> {
@@ -37876,7 +39424,11 @@ impl<'a> CollateralResponse<'a> {
     pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(40, 715)
     }
-    t::comp!(parties, slot = 41, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(41, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -37907,13 +39459,26 @@ impl<'a> CollateralResponse<'a> {
     pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(47, 526)
     }
-    t::comp!(exec_coll_grp, slot = 48, slots = 1, "ExecCollGrp", c::ExecCollGrp);
-    t::comp!(trd_coll_grp, slot = 49, slots = 1, "TrdCollGrp", c::TrdCollGrp);
-    t::comp!(instrument, slot = 50, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 296, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
+    ///The `ExecCollGrp` component.
+    #[inline]
+    pub fn exec_coll_grp(&self) -> c::ExecCollGrp<'_, 'a> {
+        c::ExecCollGrp(self.0.sub(48, 1))
+    }
+    ///The `TrdCollGrp` component.
+    #[inline]
+    pub fn trd_coll_grp(&self) -> c::TrdCollGrp<'_, 'a> {
+        c::TrdCollGrp(self.0.sub(49, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(50, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(296, 26))
+    }
     ///`SettlDate` (64), LOCALMKTDATE.
     #[inline]
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -37939,11 +39504,16 @@ impl<'a> CollateralResponse<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(326, 2897)
     }
-    t::comp!(instrmt_leg_grp, slot = 327, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        und_instrmt_coll_grp, slot = 328, slots = 1, "UndInstrmtCollGrp",
-        c::UndInstrmtCollGrp
-    );
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(327, 1))
+    }
+    ///The `UndInstrmtCollGrp` component.
+    #[inline]
+    pub fn und_instrmt_coll_grp(&self) -> c::UndInstrmtCollGrp<'_, 'a> {
+        c::UndInstrmtCollGrp(self.0.sub(328, 1))
+    }
     ///`MarginExcess` (899), AMT.
     #[inline]
     pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
@@ -37959,20 +39529,26 @@ impl<'a> CollateralResponse<'a> {
     pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
         self.0.get(331, 901)
     }
-    t::comp!(
-        collateral_amount_grp, slot = 332, slots = 1, "CollateralAmountGrp",
-        c::CollateralAmountGrp
-    );
-    t::comp!(
-        trd_reg_timestamps, slot = 333, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `CollateralAmountGrp` component.
+    #[inline]
+    pub fn collateral_amount_grp(&self) -> c::CollateralAmountGrp<'_, 'a> {
+        c::CollateralAmountGrp(self.0.sub(332, 1))
+    }
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(333, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
         self.0.get(334, 54)
     }
-    t::comp!(misc_fees_grp, slot = 335, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> c::MiscFeesGrp<'_, 'a> {
+        c::MiscFeesGrp(self.0.sub(335, 1))
+    }
     ///`Price` (44), PRICE.
     #[inline]
     pub fn price(&self) -> t::Opt<v::Decimal> {
@@ -38003,11 +39579,18 @@ impl<'a> CollateralResponse<'a> {
     pub fn end_cash(&self) -> t::Opt<v::Decimal> {
         self.0.get(341, 922)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 342, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(stipulations, slot = 351, slots = 1, "Stipulations", c::Stipulations);
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(342, 9))
+    }
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(351, 1))
+    }
     ///`WireReference` (2486), STRING.
     #[inline]
     pub fn wire_reference(&self) -> t::Opt<v::FixStr<'a>> {
@@ -38561,7 +40144,11 @@ impl<'a> CollateralReport<'a> {
     pub fn last_rpt_requested(&self) -> t::Opt<bool> {
         self.0.get(37, 912)
     }
-    t::comp!(parties, slot = 38, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(38, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -38592,13 +40179,26 @@ impl<'a> CollateralReport<'a> {
     pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(44, 526)
     }
-    t::comp!(exec_coll_grp, slot = 45, slots = 1, "ExecCollGrp", c::ExecCollGrp);
-    t::comp!(trd_coll_grp, slot = 46, slots = 1, "TrdCollGrp", c::TrdCollGrp);
-    t::comp!(instrument, slot = 47, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 293, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
+    ///The `ExecCollGrp` component.
+    #[inline]
+    pub fn exec_coll_grp(&self) -> c::ExecCollGrp<'_, 'a> {
+        c::ExecCollGrp(self.0.sub(45, 1))
+    }
+    ///The `TrdCollGrp` component.
+    #[inline]
+    pub fn trd_coll_grp(&self) -> c::TrdCollGrp<'_, 'a> {
+        c::TrdCollGrp(self.0.sub(46, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(47, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(293, 26))
+    }
     ///`SettlDate` (64), LOCALMKTDATE.
     #[inline]
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -38624,8 +40224,16 @@ impl<'a> CollateralReport<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(323, 2897)
     }
-    t::comp!(instrmt_leg_grp, slot = 324, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 325, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(324, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(325, 1))
+    }
     ///`MarginExcess` (899), AMT.
     #[inline]
     pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
@@ -38641,10 +40249,11 @@ impl<'a> CollateralReport<'a> {
     pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
         self.0.get(328, 901)
     }
-    t::comp!(
-        collateral_amount_grp, slot = 329, slots = 1, "CollateralAmountGrp",
-        c::CollateralAmountGrp
-    );
+    ///The `CollateralAmountGrp` component.
+    #[inline]
+    pub fn collateral_amount_grp(&self) -> c::CollateralAmountGrp<'_, 'a> {
+        c::CollateralAmountGrp(self.0.sub(329, 1))
+    }
     ///`CollateralizationValueDate` (2868), LOCALMKTDATE.
     #[inline]
     pub fn collateralization_value_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -38655,20 +40264,26 @@ impl<'a> CollateralReport<'a> {
     pub fn trade_collateralization(&self) -> t::Opt<e::TradeCollateralization<'a>> {
         self.0.get(331, 1936)
     }
-    t::comp!(
-        regulatory_trade_id_grp, slot = 332, slots = 1, "RegulatoryTradeIDGrp",
-        c::RegulatoryTradeIdGrp
-    );
-    t::comp!(
-        trd_reg_timestamps, slot = 333, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `RegulatoryTradeIDGrp` component.
+    #[inline]
+    pub fn regulatory_trade_id_grp(&self) -> c::RegulatoryTradeIdGrp<'_, 'a> {
+        c::RegulatoryTradeIdGrp(self.0.sub(332, 1))
+    }
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(333, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
         self.0.get(334, 54)
     }
-    t::comp!(misc_fees_grp, slot = 335, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> c::MiscFeesGrp<'_, 'a> {
+        c::MiscFeesGrp(self.0.sub(335, 1))
+    }
     ///`Price` (44), PRICE.
     #[inline]
     pub fn price(&self) -> t::Opt<v::Decimal> {
@@ -38699,15 +40314,23 @@ impl<'a> CollateralReport<'a> {
     pub fn end_cash(&self) -> t::Opt<v::Decimal> {
         self.0.get(341, 922)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 342, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(stipulations, slot = 351, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(
-        settl_instructions_data, slot = 352, slots = 5, "SettlInstructionsData",
-        c::SettlInstructionsData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(342, 9))
+    }
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(351, 1))
+    }
+    ///The `SettlInstructionsData` component.
+    #[inline]
+    pub fn settl_instructions_data(&self) -> c::SettlInstructionsData<'_, 'a> {
+        c::SettlInstructionsData(self.0.sub(352, 5))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<e::TradingSessionId<'a>> {
@@ -38763,14 +40386,16 @@ impl<'a> CollateralReport<'a> {
     pub fn firm_transaction_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(367, 2484)
     }
-    t::comp!(
-        funding_source_grp, slot = 368, slots = 1, "FundingSourceGrp",
-        c::FundingSourceGrp
-    );
-    t::comp!(
-        transaction_attribute_grp, slot = 369, slots = 1, "TransactionAttributeGrp",
-        c::TransactionAttributeGrp
-    );
+    ///The `FundingSourceGrp` component.
+    #[inline]
+    pub fn funding_source_grp(&self) -> c::FundingSourceGrp<'_, 'a> {
+        c::FundingSourceGrp(self.0.sub(368, 1))
+    }
+    ///The `TransactionAttributeGrp` component.
+    #[inline]
+    pub fn transaction_attribute_grp(&self) -> c::TransactionAttributeGrp<'_, 'a> {
+        c::TransactionAttributeGrp(self.0.sub(369, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -39212,9 +40837,11 @@ impl<'a> CollateralInquiry<'a> {
     pub fn coll_inquiry_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(30, 909)
     }
-    t::comp!(
-        coll_inq_qual_grp, slot = 31, slots = 1, "CollInqQualGrp", c::CollInqQualGrp
-    );
+    ///The `CollInqQualGrp` component.
+    #[inline]
+    pub fn coll_inq_qual_grp(&self) -> c::CollInqQualGrp<'_, 'a> {
+        c::CollInqQualGrp(self.0.sub(31, 1))
+    }
     ///`SubscriptionRequestType` (263), CHAR.
     #[inline]
     pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
@@ -39230,7 +40857,11 @@ impl<'a> CollateralInquiry<'a> {
     pub fn response_destination(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(34, 726)
     }
-    t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(35, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -39261,13 +40892,26 @@ impl<'a> CollateralInquiry<'a> {
     pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(41, 526)
     }
-    t::comp!(exec_coll_grp, slot = 42, slots = 1, "ExecCollGrp", c::ExecCollGrp);
-    t::comp!(trd_coll_grp, slot = 43, slots = 1, "TrdCollGrp", c::TrdCollGrp);
-    t::comp!(instrument, slot = 44, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 290, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
+    ///The `ExecCollGrp` component.
+    #[inline]
+    pub fn exec_coll_grp(&self) -> c::ExecCollGrp<'_, 'a> {
+        c::ExecCollGrp(self.0.sub(42, 1))
+    }
+    ///The `TrdCollGrp` component.
+    #[inline]
+    pub fn trd_coll_grp(&self) -> c::TrdCollGrp<'_, 'a> {
+        c::TrdCollGrp(self.0.sub(43, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(44, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(290, 26))
+    }
     ///`SettlDate` (64), LOCALMKTDATE.
     #[inline]
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -39293,8 +40937,16 @@ impl<'a> CollateralInquiry<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(320, 2897)
     }
-    t::comp!(instrmt_leg_grp, slot = 321, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 322, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(321, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(322, 1))
+    }
     ///`MarginExcess` (899), AMT.
     #[inline]
     pub fn margin_excess(&self) -> t::Opt<v::Decimal> {
@@ -39310,10 +40962,11 @@ impl<'a> CollateralInquiry<'a> {
     pub fn cash_outstanding(&self) -> t::Opt<v::Decimal> {
         self.0.get(325, 901)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 326, slots = 1, "TrdRegTimestamps",
-        c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(326, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
@@ -39349,15 +41002,23 @@ impl<'a> CollateralInquiry<'a> {
     pub fn end_cash(&self) -> t::Opt<v::Decimal> {
         self.0.get(333, 922)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 334, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(stipulations, slot = 343, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(
-        settl_instructions_data, slot = 344, slots = 5, "SettlInstructionsData",
-        c::SettlInstructionsData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(334, 9))
+    }
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(343, 1))
+    }
+    ///The `SettlInstructionsData` component.
+    #[inline]
+    pub fn settl_instructions_data(&self) -> c::SettlInstructionsData<'_, 'a> {
+        c::SettlInstructionsData(self.0.sub(344, 5))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<e::TradingSessionId<'a>> {
@@ -39575,7 +41236,11 @@ impl<'a> NetworkCounterpartySystemStatusRequest<'a> {
     pub fn network_request_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(31, 933)
     }
-    t::comp!(comp_id_req_grp, slot = 32, slots = 1, "CompIDReqGrp", c::CompIdReqGrp);
+    ///The `CompIDReqGrp` component.
+    #[inline]
+    pub fn comp_id_req_grp(&self) -> c::CompIdReqGrp<'_, 'a> {
+        c::CompIdReqGrp(self.0.sub(32, 1))
+    }
 }
 /// Builds a `NetworkCounterpartySystemStatusRequest`: [`NetworkCounterpartySystemStatusRequestBuilder::new`] (as does [`NetworkCounterpartySystemStatusRequest::builder`]) takes [`NetworkCounterpartySystemStatusRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -39677,9 +41342,11 @@ impl<'a> NetworkCounterpartySystemStatusResponse<'a> {
     pub fn last_network_response_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(33, 934)
     }
-    t::req_comp!(
-        comp_id_stat_grp, slot = 34, slots = 1, "CompIDStatGrp", c::CompIdStatGrp
-    );
+    ///The `CompIDStatGrp` component (required).
+    #[inline]
+    pub fn comp_id_stat_grp(&self) -> c::CompIdStatGrp<'_, 'a> {
+        c::CompIdStatGrp(self.0.sub(34, 1))
+    }
 }
 /// Builds a `NetworkCounterpartySystemStatusResponse`: [`NetworkCounterpartySystemStatusResponseBuilder::new`] (as does [`NetworkCounterpartySystemStatusResponse::builder`]) takes [`NetworkCounterpartySystemStatusResponseRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -39929,10 +41596,11 @@ impl<'a> UserResponse<'a> {
     pub fn user_status(&self) -> t::Opt<e::UserStatus<'a>> {
         self.0.get(32, 926)
     }
-    t::comp!(
-        throttle_params_grp, slot = 33, slots = 1, "ThrottleParamsGrp",
-        c::ThrottleParamsGrp
-    );
+    ///The `ThrottleParamsGrp` component.
+    #[inline]
+    pub fn throttle_params_grp(&self) -> c::ThrottleParamsGrp<'_, 'a> {
+        c::ThrottleParamsGrp(self.0.sub(33, 1))
+    }
     ///`UserStatusText` (927), STRING.
     #[inline]
     pub fn user_status_text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -40240,15 +41908,21 @@ impl<'a> CollateralInquiryAck<'a> {
     pub fn coll_inquiry_result(&self) -> t::Opt<e::CollInquiryResult<'a>> {
         self.0.get(32, 946)
     }
-    t::comp!(
-        coll_inq_qual_grp, slot = 33, slots = 1, "CollInqQualGrp", c::CollInqQualGrp
-    );
+    ///The `CollInqQualGrp` component.
+    #[inline]
+    pub fn coll_inq_qual_grp(&self) -> c::CollInqQualGrp<'_, 'a> {
+        c::CollInqQualGrp(self.0.sub(33, 1))
+    }
     ///`TotNumReports` (911), INT.
     #[inline]
     pub fn tot_num_reports(&self) -> t::Opt<i64> {
         self.0.get(34, 911)
     }
-    t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(35, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
@@ -40279,13 +41953,26 @@ impl<'a> CollateralInquiryAck<'a> {
     pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(41, 526)
     }
-    t::comp!(exec_coll_grp, slot = 42, slots = 1, "ExecCollGrp", c::ExecCollGrp);
-    t::comp!(trd_coll_grp, slot = 43, slots = 1, "TrdCollGrp", c::TrdCollGrp);
-    t::comp!(instrument, slot = 44, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        financing_details, slot = 290, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
+    ///The `ExecCollGrp` component.
+    #[inline]
+    pub fn exec_coll_grp(&self) -> c::ExecCollGrp<'_, 'a> {
+        c::ExecCollGrp(self.0.sub(42, 1))
+    }
+    ///The `TrdCollGrp` component.
+    #[inline]
+    pub fn trd_coll_grp(&self) -> c::TrdCollGrp<'_, 'a> {
+        c::TrdCollGrp(self.0.sub(43, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(44, 246))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(290, 26))
+    }
     ///`SettlDate` (64), LOCALMKTDATE.
     #[inline]
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -40311,8 +41998,16 @@ impl<'a> CollateralInquiryAck<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(320, 2897)
     }
-    t::comp!(instrmt_leg_grp, slot = 321, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(und_instrmt_grp, slot = 322, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(321, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(322, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<e::TradingSessionId<'a>> {
@@ -40518,7 +42213,11 @@ impl<'a> ConfirmationRequest<'a> {
     pub fn confirm_type(&self) -> t::Req<e::ConfirmType<'a>> {
         self.0.req(31, 773)
     }
-    t::comp!(ord_alloc_grp, slot = 32, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
+    ///The `OrdAllocGrp` component.
+    #[inline]
+    pub fn ord_alloc_grp(&self) -> c::OrdAllocGrp<'_, 'a> {
+        c::OrdAllocGrp(self.0.sub(32, 1))
+    }
     ///`AllocID` (70), STRING.
     #[inline]
     pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -40857,10 +42556,11 @@ t::message!(
     c::Trailer(291..),
 );
 impl<'a> ContraryIntentionReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`ContIntRptID` (977), STRING, required.
     #[inline]
     pub fn cont_int_rpt_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -40886,12 +42586,26 @@ impl<'a> ContraryIntentionReport<'a> {
     pub fn clearing_business_date(&self) -> t::Req<v::LocalMktDate> {
         self.0.req(38, 715)
     }
-    t::req_comp!(parties, slot = 39, slots = 1, "Parties", c::Parties);
-    t::req_comp!(
-        expiration_qty, slot = 40, slots = 1, "ExpirationQty", c::ExpirationQty
-    );
-    t::req_comp!(instrument, slot = 41, slots = 246, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 287, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(39, 1))
+    }
+    ///The `ExpirationQty` component (required).
+    #[inline]
+    pub fn expiration_qty(&self) -> c::ExpirationQty<'_, 'a> {
+        c::ExpirationQty(self.0.sub(40, 1))
+    }
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(41, 246))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(287, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -41220,10 +42934,11 @@ t::message!(
     trailer = c::Trailer(358..),
 );
 impl<'a> SecurityDefinitionUpdateReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`SecurityReportID` (964), INT.
     #[inline]
     pub fn security_report_id(&self) -> t::Opt<i64> {
@@ -41259,20 +42974,31 @@ impl<'a> SecurityDefinitionUpdateReport<'a> {
     pub fn corporate_action(&self) -> t::Opt<v::MultipleCharValue<'a>> {
         self.0.get(40, 292)
     }
-    t::comp!(instrument, slot = 41, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 287, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 299, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 325, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(
-        related_instrument_grp, slot = 326, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(41, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(287, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(299, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(325, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(326, 1))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -41313,7 +43039,11 @@ impl<'a> SecurityDefinitionUpdateReport<'a> {
     pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(334)
     }
-    t::comp!(stipulations, slot = 335, slots = 1, "Stipulations", c::Stipulations);
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(335, 1))
+    }
     ///`NumOfSimpleInstruments` (1606), INT.
     #[inline]
     pub fn num_of_simple_instruments(&self) -> t::Opt<i64> {
@@ -41324,16 +43054,28 @@ impl<'a> SecurityDefinitionUpdateReport<'a> {
     pub fn num_of_complex_instruments(&self) -> t::Opt<i64> {
         self.0.get(337, 2562)
     }
-    t::comp!(instrmt_leg_grp, slot = 338, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 339, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
-    t::comp!(yield_data, slot = 348, slots = 6, "YieldData", c::YieldData);
-    t::comp!(
-        market_segment_grp, slot = 354, slots = 1, "MarketSegmentGrp",
-        c::MarketSegmentGrp
-    );
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(338, 1))
+    }
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(339, 9))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(348, 6))
+    }
+    ///The `MarketSegmentGrp` component.
+    #[inline]
+    pub fn market_segment_grp(&self) -> c::MarketSegmentGrp<'_, 'a> {
+        c::MarketSegmentGrp(self.0.sub(354, 1))
+    }
     ///`LastUpdateTime` (779), UTCTIMESTAMP.
     #[inline]
     pub fn last_update_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -41490,10 +43232,11 @@ t::message!(
     c::Trailer(54..),
 );
 impl<'a> SecurityListUpdateReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`SecurityReportID` (964), INT.
     #[inline]
     pub fn security_report_id(&self) -> t::Opt<i64> {
@@ -41589,10 +43332,11 @@ impl<'a> SecurityListUpdateReport<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(52, 893)
     }
-    t::comp!(
-        sec_lst_upd_rel_sym_grp, slot = 53, slots = 1, "SecLstUpdRelSymGrp",
-        c::SecLstUpdRelSymGrp
-    );
+    ///The `SecLstUpdRelSymGrp` component.
+    #[inline]
+    pub fn sec_lst_upd_rel_sym_grp(&self) -> c::SecLstUpdRelSymGrp<'_, 'a> {
+        c::SecLstUpdRelSymGrp(self.0.sub(53, 1))
+    }
 }
 /// Builds a `SecurityListUpdateReport`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -41731,9 +43475,21 @@ impl<'a> AdjustedPositionReport<'a> {
     pub fn pos_maint_rpt_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(34, 714)
     }
-    t::req_comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
-    t::req_comp!(position_qty, slot = 36, slots = 1, "PositionQty", c::PositionQty);
-    t::comp!(instrmt_grp, slot = 37, slots = 1, "InstrmtGrp", c::InstrmtGrp);
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(35, 1))
+    }
+    ///The `PositionQty` component (required).
+    #[inline]
+    pub fn position_qty(&self) -> c::PositionQty<'_, 'a> {
+        c::PositionQty(self.0.sub(36, 1))
+    }
+    ///The `InstrmtGrp` component.
+    #[inline]
+    pub fn instrmt_grp(&self) -> c::InstrmtGrp<'_, 'a> {
+        c::InstrmtGrp(self.0.sub(37, 1))
+    }
     ///`SettlPrice` (730), PRICE.
     #[inline]
     pub fn settl_price(&self) -> t::Opt<v::Decimal> {
@@ -42137,8 +43893,16 @@ impl<'a> AllocationInstructionAlert<'a> {
     pub fn alloc_no_orders_type(&self) -> t::Opt<e::AllocNoOrdersType<'a>> {
         self.0.get(43, 857)
     }
-    t::comp!(ord_alloc_grp, slot = 44, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
-    t::comp!(exec_alloc_grp, slot = 45, slots = 1, "ExecAllocGrp", c::ExecAllocGrp);
+    ///The `OrdAllocGrp` component.
+    #[inline]
+    pub fn ord_alloc_grp(&self) -> c::OrdAllocGrp<'_, 'a> {
+        c::OrdAllocGrp(self.0.sub(44, 1))
+    }
+    ///The `ExecAllocGrp` component.
+    #[inline]
+    pub fn exec_alloc_grp(&self) -> c::ExecAllocGrp<'_, 'a> {
+        c::ExecAllocGrp(self.0.sub(45, 1))
+    }
     ///`PreviouslyReported` (570), BOOLEAN.
     #[inline]
     pub fn previously_reported(&self) -> t::Opt<bool> {
@@ -42159,17 +43923,31 @@ impl<'a> AllocationInstructionAlert<'a> {
     pub fn side(&self) -> t::Req<e::Side> {
         self.0.req(49, 54)
     }
-    t::req_comp!(instrument, slot = 50, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 296, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 308, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 334, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 335, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(50, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(296, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(308, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(334, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(335, 1))
+    }
     ///`Quantity` (53), QTY.
     #[inline]
     pub fn quantity(&self) -> t::Opt<v::Decimal> {
@@ -42225,10 +44003,11 @@ impl<'a> AllocationInstructionAlert<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(346, 423)
     }
-    t::comp!(
-        price_qualifier_grp, slot = 347, slots = 1, "PriceQualifierGrp",
-        c::PriceQualifierGrp
-    );
+    ///The `PriceQualifierGrp` component.
+    #[inline]
+    pub fn price_qualifier_grp(&self) -> c::PriceQualifierGrp<'_, 'a> {
+        c::PriceQualifierGrp(self.0.sub(347, 1))
+    }
     ///`AvgPx` (6), PRICE.
     #[inline]
     pub fn avg_px(&self) -> t::Opt<v::Decimal> {
@@ -42249,10 +44028,13 @@ impl<'a> AllocationInstructionAlert<'a> {
     pub fn low_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(351, 333)
     }
-    t::comp!(
-        spread_or_benchmark_curve_data, slot = 352, slots = 9,
-        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
-    );
+    ///The `SpreadOrBenchmarkCurveData` component.
+    #[inline]
+    pub fn spread_or_benchmark_curve_data(
+        &self,
+    ) -> c::SpreadOrBenchmarkCurveData<'_, 'a> {
+        c::SpreadOrBenchmarkCurveData(self.0.sub(352, 9))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -42268,7 +44050,11 @@ impl<'a> AllocationInstructionAlert<'a> {
     pub fn avg_px_precision(&self) -> t::Opt<i64> {
         self.0.get(363, 74)
     }
-    t::comp!(parties, slot = 364, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(364, 1))
+    }
     ///`TradeDate` (75), LOCALMKTDATE, required.
     #[inline]
     pub fn trade_date(&self) -> t::Req<v::LocalMktDate> {
@@ -42389,12 +44175,21 @@ impl<'a> AllocationInstructionAlert<'a> {
     pub fn legal_confirm(&self) -> t::Opt<bool> {
         self.0.get(388, 650)
     }
-    t::comp!(stipulations, slot = 389, slots = 1, "Stipulations", c::Stipulations);
-    t::comp!(yield_data, slot = 390, slots = 6, "YieldData", c::YieldData);
-    t::comp!(
-        position_amount_data, slot = 396, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
+    ///The `Stipulations` component.
+    #[inline]
+    pub fn stipulations(&self) -> c::Stipulations<'_, 'a> {
+        c::Stipulations(self.0.sub(389, 1))
+    }
+    ///The `YieldData` component.
+    #[inline]
+    pub fn yield_data(&self) -> c::YieldData<'_, 'a> {
+        c::YieldData(self.0.sub(390, 6))
+    }
+    ///The `PositionAmountData` component.
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(396, 1))
+    }
     ///`TotNoAllocs` (892), INT.
     #[inline]
     pub fn tot_no_allocs(&self) -> t::Opt<i64> {
@@ -42405,7 +44200,11 @@ impl<'a> AllocationInstructionAlert<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(398, 893)
     }
-    t::comp!(alloc_grp, slot = 399, slots = 1, "AllocGrp", c::AllocGrp);
+    ///The `AllocGrp` component.
+    #[inline]
+    pub fn alloc_grp(&self) -> c::AllocGrp<'_, 'a> {
+        c::AllocGrp(self.0.sub(399, 1))
+    }
     ///`AvgPxIndicator` (819), INT.
     #[inline]
     pub fn avg_px_indicator(&self) -> t::Opt<e::AvgPxIndicator<'a>> {
@@ -42963,15 +44762,31 @@ impl<'a> ExecutionAck<'a> {
     pub fn dk_reason(&self) -> t::Opt<e::DkReason> {
         self.0.get(35, 127)
     }
-    t::req_comp!(instrument, slot = 36, slots = 246, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 282, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 283, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(36, 246))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(282, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(283, 1))
+    }
     ///`Side` (54), CHAR, required.
     #[inline]
     pub fn side(&self) -> t::Req<e::Side> {
         self.0.req(284, 54)
     }
-    t::comp!(order_qty_data, slot = 285, slots = 5, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(285, 5))
+    }
     ///`LastQty` (32), QTY.
     #[inline]
     pub fn last_qty(&self) -> t::Opt<v::Decimal> {
@@ -42987,10 +44802,11 @@ impl<'a> ExecutionAck<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(292, 423)
     }
-    t::comp!(
-        price_qualifier_grp, slot = 293, slots = 1, "PriceQualifierGrp",
-        c::PriceQualifierGrp
-    );
+    ///The `PriceQualifierGrp` component.
+    #[inline]
+    pub fn price_qualifier_grp(&self) -> c::PriceQualifierGrp<'_, 'a> {
+        c::PriceQualifierGrp(self.0.sub(293, 1))
+    }
     ///`LastParPx` (669), PRICE.
     #[inline]
     pub fn last_par_px(&self) -> t::Opt<v::Decimal> {
@@ -43006,10 +44822,11 @@ impl<'a> ExecutionAck<'a> {
     pub fn avg_px(&self) -> t::Opt<v::Decimal> {
         self.0.get(296, 6)
     }
-    t::comp!(
-        regulatory_trade_id_grp, slot = 297, slots = 1, "RegulatoryTradeIDGrp",
-        c::RegulatoryTradeIdGrp
-    );
+    ///The `RegulatoryTradeIDGrp` component.
+    #[inline]
+    pub fn regulatory_trade_id_grp(&self) -> c::RegulatoryTradeIdGrp<'_, 'a> {
+        c::RegulatoryTradeIdGrp(self.0.sub(297, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -43146,18 +44963,21 @@ t::message!(
     TRADING_SESSION_LIST, header = c::Header(..30), trailer = c::Trailer(36..),
 );
 impl<'a> TradingSessionList<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`TradSesReqID` (335), STRING.
     #[inline]
     pub fn trad_ses_req_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(34, 335)
     }
-    t::req_comp!(
-        trd_sess_lst_grp, slot = 35, slots = 1, "TrdSessLstGrp", c::TrdSessLstGrp
-    );
+    ///The `TrdSessLstGrp` component (required).
+    #[inline]
+    pub fn trd_sess_lst_grp(&self) -> c::TrdSessLstGrp<'_, 'a> {
+        c::TrdSessLstGrp(self.0.sub(35, 1))
+    }
 }
 /// Builds a `TradingSessionList`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -43365,10 +45185,11 @@ t::message!(
     c::Trailer(43..),
 );
 impl<'a> SettlementObligationReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`ClearingBusinessDate` (715), LOCALMKTDATE.
     #[inline]
     pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -43409,10 +45230,13 @@ impl<'a> SettlementObligationReport<'a> {
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(41, 60)
     }
-    t::req_comp!(
-        settl_obligation_instructions, slot = 42, slots = 1,
-        "SettlObligationInstructions", c::SettlObligationInstructions
-    );
+    ///The `SettlObligationInstructions` component (required).
+    #[inline]
+    pub fn settl_obligation_instructions(
+        &self,
+    ) -> c::SettlObligationInstructions<'_, 'a> {
+        c::SettlObligationInstructions(self.0.sub(42, 1))
+    }
 }
 /// Builds a `SettlementObligationReport`: [`SettlementObligationReportBuilder::new`] (as does [`SettlementObligationReport::builder`]) takes [`SettlementObligationReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -43745,10 +45569,11 @@ t::message!(
     c::Header(..30), trailer = c::Trailer(403..),
 );
 impl<'a> DerivativeSecurityListUpdateReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`SecurityReqID` (320), STRING.
     #[inline]
     pub fn security_req_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -43769,14 +45594,18 @@ impl<'a> DerivativeSecurityListUpdateReport<'a> {
     pub fn security_update_action(&self) -> t::Opt<e::SecurityUpdateAction> {
         self.0.get(37, 980)
     }
-    t::comp!(
-        underlying_instrument, slot = 38, slots = 285, "UnderlyingInstrument",
-        c::UnderlyingInstrument
-    );
-    t::comp!(
-        derivative_security_definition, slot = 323, slots = 75,
-        "DerivativeSecurityDefinition", c::DerivativeSecurityDefinition
-    );
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> c::UnderlyingInstrument<'_, 'a> {
+        c::UnderlyingInstrument(self.0.sub(38, 285))
+    }
+    ///The `DerivativeSecurityDefinition` component.
+    #[inline]
+    pub fn derivative_security_definition(
+        &self,
+    ) -> c::DerivativeSecurityDefinition<'_, 'a> {
+        c::DerivativeSecurityDefinition(self.0.sub(323, 75))
+    }
     ///`LastUpdateTime` (779), UTCTIMESTAMP.
     #[inline]
     pub fn last_update_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -43797,10 +45626,11 @@ impl<'a> DerivativeSecurityListUpdateReport<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(401, 893)
     }
-    t::comp!(
-        rel_sym_deriv_sec_upd_grp, slot = 402, slots = 1, "RelSymDerivSecUpdGrp",
-        c::RelSymDerivSecUpdGrp
-    );
+    ///The `RelSymDerivSecUpdGrp` component.
+    #[inline]
+    pub fn rel_sym_deriv_sec_upd_grp(&self) -> c::RelSymDerivSecUpdGrp<'_, 'a> {
+        c::RelSymDerivSecUpdGrp(self.0.sub(402, 1))
+    }
 }
 /// Builds a `DerivativeSecurityListUpdateReport`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -43893,18 +45723,21 @@ t::message!(
     trailer = c::Trailer(36..),
 );
 impl<'a> TradingSessionListUpdateReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`TradSesReqID` (335), STRING.
     #[inline]
     pub fn trad_ses_req_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(34, 335)
     }
-    t::req_comp!(
-        trd_sess_lst_grp, slot = 35, slots = 1, "TrdSessLstGrp", c::TrdSessLstGrp
-    );
+    ///The `TrdSessLstGrp` component (required).
+    #[inline]
+    pub fn trd_sess_lst_grp(&self) -> c::TrdSessLstGrp<'_, 'a> {
+        c::TrdSessLstGrp(self.0.sub(35, 1))
+    }
 }
 /// Builds a `TradingSessionListUpdateReport`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -44115,10 +45948,11 @@ t::message!(
     MARKET_DEFINITION, header = c::Header(..30), trailer = c::Trailer(85..),
 );
 impl<'a> MarketDefinition<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`MarketReportID` (1394), STRING, required.
     #[inline]
     pub fn market_report_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -44174,14 +46008,16 @@ impl<'a> MarketDefinition<'a> {
     pub fn market_segment_sub_type(&self) -> t::Opt<e::MarketSegmentSubType<'a>> {
         self.0.get(44, 2544)
     }
-    t::comp!(
-        instrument_scope_grp, slot = 45, slots = 1, "InstrumentScopeGrp",
-        c::InstrumentScopeGrp
-    );
-    t::comp!(
-        related_market_segment_grp, slot = 46, slots = 1, "RelatedMarketSegmentGrp",
-        c::RelatedMarketSegmentGrp
-    );
+    ///The `InstrumentScopeGrp` component.
+    #[inline]
+    pub fn instrument_scope_grp(&self) -> c::InstrumentScopeGrp<'_, 'a> {
+        c::InstrumentScopeGrp(self.0.sub(45, 1))
+    }
+    ///The `RelatedMarketSegmentGrp` component.
+    #[inline]
+    pub fn related_market_segment_grp(&self) -> c::RelatedMarketSegmentGrp<'_, 'a> {
+        c::RelatedMarketSegmentGrp(self.0.sub(46, 1))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -44192,31 +46028,56 @@ impl<'a> MarketDefinition<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(48, 2897)
     }
-    t::comp!(
-        base_trading_rules, slot = 49, slots = 22, "BaseTradingRules",
-        c::BaseTradingRules
-    );
-    t::comp!(ord_type_rules, slot = 71, slots = 1, "OrdTypeRules", c::OrdTypeRules);
-    t::comp!(
-        time_in_force_rules, slot = 72, slots = 1, "TimeInForceRules",
-        c::TimeInForceRules
-    );
-    t::comp!(exec_inst_rules, slot = 73, slots = 1, "ExecInstRules", c::ExecInstRules);
-    t::comp!(
-        auction_type_rule_grp, slot = 74, slots = 1, "AuctionTypeRuleGrp",
-        c::AuctionTypeRuleGrp
-    );
-    t::comp!(
-        market_data_feed_types, slot = 75, slots = 1, "MarketDataFeedTypes",
-        c::MarketDataFeedTypes
-    );
-    t::comp!(match_rules, slot = 76, slots = 1, "MatchRules", c::MatchRules);
-    t::comp!(
-        flex_product_eligibility_grp, slot = 77, slots = 1, "FlexProductEligibilityGrp",
-        c::FlexProductEligibilityGrp
-    );
-    t::comp!(parties, slot = 78, slots = 1, "Parties", c::Parties);
-    t::comp!(misc_fees_grp, slot = 79, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    ///The `BaseTradingRules` component.
+    #[inline]
+    pub fn base_trading_rules(&self) -> c::BaseTradingRules<'_, 'a> {
+        c::BaseTradingRules(self.0.sub(49, 22))
+    }
+    ///The `OrdTypeRules` component.
+    #[inline]
+    pub fn ord_type_rules(&self) -> c::OrdTypeRules<'_, 'a> {
+        c::OrdTypeRules(self.0.sub(71, 1))
+    }
+    ///The `TimeInForceRules` component.
+    #[inline]
+    pub fn time_in_force_rules(&self) -> c::TimeInForceRules<'_, 'a> {
+        c::TimeInForceRules(self.0.sub(72, 1))
+    }
+    ///The `ExecInstRules` component.
+    #[inline]
+    pub fn exec_inst_rules(&self) -> c::ExecInstRules<'_, 'a> {
+        c::ExecInstRules(self.0.sub(73, 1))
+    }
+    ///The `AuctionTypeRuleGrp` component.
+    #[inline]
+    pub fn auction_type_rule_grp(&self) -> c::AuctionTypeRuleGrp<'_, 'a> {
+        c::AuctionTypeRuleGrp(self.0.sub(74, 1))
+    }
+    ///The `MarketDataFeedTypes` component.
+    #[inline]
+    pub fn market_data_feed_types(&self) -> c::MarketDataFeedTypes<'_, 'a> {
+        c::MarketDataFeedTypes(self.0.sub(75, 1))
+    }
+    ///The `MatchRules` component.
+    #[inline]
+    pub fn match_rules(&self) -> c::MatchRules<'_, 'a> {
+        c::MatchRules(self.0.sub(76, 1))
+    }
+    ///The `FlexProductEligibilityGrp` component.
+    #[inline]
+    pub fn flex_product_eligibility_grp(&self) -> c::FlexProductEligibilityGrp<'_, 'a> {
+        c::FlexProductEligibilityGrp(self.0.sub(77, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(78, 1))
+    }
+    ///The `MiscFeesGrp` component.
+    #[inline]
+    pub fn misc_fees_grp(&self) -> c::MiscFeesGrp<'_, 'a> {
+        c::MiscFeesGrp(self.0.sub(79, 1))
+    }
     ///`EffectiveBusinessDate` (2400), LOCALMKTDATE.
     #[inline]
     pub fn effective_business_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -44418,10 +46279,11 @@ t::message!(
     = c::Trailer(85..),
 );
 impl<'a> MarketDefinitionUpdateReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`MarketReportID` (1394), STRING, required.
     #[inline]
     pub fn market_report_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -44482,14 +46344,16 @@ impl<'a> MarketDefinitionUpdateReport<'a> {
     pub fn market_segment_sub_type(&self) -> t::Opt<e::MarketSegmentSubType<'a>> {
         self.0.get(45, 2544)
     }
-    t::comp!(
-        instrument_scope_grp, slot = 46, slots = 1, "InstrumentScopeGrp",
-        c::InstrumentScopeGrp
-    );
-    t::comp!(
-        related_market_segment_grp, slot = 47, slots = 1, "RelatedMarketSegmentGrp",
-        c::RelatedMarketSegmentGrp
-    );
+    ///The `InstrumentScopeGrp` component.
+    #[inline]
+    pub fn instrument_scope_grp(&self) -> c::InstrumentScopeGrp<'_, 'a> {
+        c::InstrumentScopeGrp(self.0.sub(46, 1))
+    }
+    ///The `RelatedMarketSegmentGrp` component.
+    #[inline]
+    pub fn related_market_segment_grp(&self) -> c::RelatedMarketSegmentGrp<'_, 'a> {
+        c::RelatedMarketSegmentGrp(self.0.sub(47, 1))
+    }
     ///`Currency` (15), CURRENCY.
     #[inline]
     pub fn currency(&self) -> t::Opt<v::Currency> {
@@ -44500,30 +46364,51 @@ impl<'a> MarketDefinitionUpdateReport<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(49, 2897)
     }
-    t::comp!(
-        base_trading_rules, slot = 50, slots = 22, "BaseTradingRules",
-        c::BaseTradingRules
-    );
-    t::comp!(ord_type_rules, slot = 72, slots = 1, "OrdTypeRules", c::OrdTypeRules);
-    t::comp!(
-        time_in_force_rules, slot = 73, slots = 1, "TimeInForceRules",
-        c::TimeInForceRules
-    );
-    t::comp!(exec_inst_rules, slot = 74, slots = 1, "ExecInstRules", c::ExecInstRules);
-    t::comp!(
-        auction_type_rule_grp, slot = 75, slots = 1, "AuctionTypeRuleGrp",
-        c::AuctionTypeRuleGrp
-    );
-    t::comp!(
-        market_data_feed_types, slot = 76, slots = 1, "MarketDataFeedTypes",
-        c::MarketDataFeedTypes
-    );
-    t::comp!(match_rules, slot = 77, slots = 1, "MatchRules", c::MatchRules);
-    t::comp!(
-        flex_product_eligibility_grp, slot = 78, slots = 1, "FlexProductEligibilityGrp",
-        c::FlexProductEligibilityGrp
-    );
-    t::comp!(parties, slot = 79, slots = 1, "Parties", c::Parties);
+    ///The `BaseTradingRules` component.
+    #[inline]
+    pub fn base_trading_rules(&self) -> c::BaseTradingRules<'_, 'a> {
+        c::BaseTradingRules(self.0.sub(50, 22))
+    }
+    ///The `OrdTypeRules` component.
+    #[inline]
+    pub fn ord_type_rules(&self) -> c::OrdTypeRules<'_, 'a> {
+        c::OrdTypeRules(self.0.sub(72, 1))
+    }
+    ///The `TimeInForceRules` component.
+    #[inline]
+    pub fn time_in_force_rules(&self) -> c::TimeInForceRules<'_, 'a> {
+        c::TimeInForceRules(self.0.sub(73, 1))
+    }
+    ///The `ExecInstRules` component.
+    #[inline]
+    pub fn exec_inst_rules(&self) -> c::ExecInstRules<'_, 'a> {
+        c::ExecInstRules(self.0.sub(74, 1))
+    }
+    ///The `AuctionTypeRuleGrp` component.
+    #[inline]
+    pub fn auction_type_rule_grp(&self) -> c::AuctionTypeRuleGrp<'_, 'a> {
+        c::AuctionTypeRuleGrp(self.0.sub(75, 1))
+    }
+    ///The `MarketDataFeedTypes` component.
+    #[inline]
+    pub fn market_data_feed_types(&self) -> c::MarketDataFeedTypes<'_, 'a> {
+        c::MarketDataFeedTypes(self.0.sub(76, 1))
+    }
+    ///The `MatchRules` component.
+    #[inline]
+    pub fn match_rules(&self) -> c::MatchRules<'_, 'a> {
+        c::MatchRules(self.0.sub(77, 1))
+    }
+    ///The `FlexProductEligibilityGrp` component.
+    #[inline]
+    pub fn flex_product_eligibility_grp(&self) -> c::FlexProductEligibilityGrp<'_, 'a> {
+        c::FlexProductEligibilityGrp(self.0.sub(78, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(79, 1))
+    }
     ///`EffectiveBusinessDate` (2400), LOCALMKTDATE.
     #[inline]
     pub fn effective_business_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -44691,16 +46576,21 @@ t::message!(
     USER_NOTIFICATION, header = c::Header(..30), trailer = c::Trailer(36..),
 );
 impl<'a> UserNotification<'a> {
-    t::comp!(username_grp, slot = 30, slots = 1, "UsernameGrp", c::UsernameGrp);
+    ///The `UsernameGrp` component.
+    #[inline]
+    pub fn username_grp(&self) -> c::UsernameGrp<'_, 'a> {
+        c::UsernameGrp(self.0.sub(30, 1))
+    }
     ///`UserStatus` (926), INT, required.
     #[inline]
     pub fn user_status(&self) -> t::Req<e::UserStatus<'a>> {
         self.0.req(31, 926)
     }
-    t::comp!(
-        throttle_params_grp, slot = 32, slots = 1, "ThrottleParamsGrp",
-        c::ThrottleParamsGrp
-    );
+    ///The `ThrottleParamsGrp` component.
+    #[inline]
+    pub fn throttle_params_grp(&self) -> c::ThrottleParamsGrp<'_, 'a> {
+        c::ThrottleParamsGrp(self.0.sub(32, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -45262,21 +47152,28 @@ impl<'a> OrderMassActionReport<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(40, 893)
     }
-    t::comp!(
-        affected_ord_grp, slot = 41, slots = 1, "AffectedOrdGrp", c::AffectedOrdGrp
-    );
-    t::comp!(
-        not_affected_ord_grp, slot = 42, slots = 1, "NotAffectedOrdGrp",
-        c::NotAffectedOrdGrp
-    );
-    t::comp!(
-        affected_market_segment_grp, slot = 43, slots = 1, "AffectedMarketSegmentGrp",
-        c::AffectedMarketSegmentGrp
-    );
-    t::comp!(
-        not_affected_market_segment_grp, slot = 44, slots = 1,
-        "NotAffectedMarketSegmentGrp", c::NotAffectedMarketSegmentGrp
-    );
+    ///The `AffectedOrdGrp` component.
+    #[inline]
+    pub fn affected_ord_grp(&self) -> c::AffectedOrdGrp<'_, 'a> {
+        c::AffectedOrdGrp(self.0.sub(41, 1))
+    }
+    ///The `NotAffectedOrdGrp` component.
+    #[inline]
+    pub fn not_affected_ord_grp(&self) -> c::NotAffectedOrdGrp<'_, 'a> {
+        c::NotAffectedOrdGrp(self.0.sub(42, 1))
+    }
+    ///The `AffectedMarketSegmentGrp` component.
+    #[inline]
+    pub fn affected_market_segment_grp(&self) -> c::AffectedMarketSegmentGrp<'_, 'a> {
+        c::AffectedMarketSegmentGrp(self.0.sub(43, 1))
+    }
+    ///The `NotAffectedMarketSegmentGrp` component.
+    #[inline]
+    pub fn not_affected_market_segment_grp(
+        &self,
+    ) -> c::NotAffectedMarketSegmentGrp<'_, 'a> {
+        c::NotAffectedMarketSegmentGrp(self.0.sub(44, 1))
+    }
     ///`MarketID` (1301), EXCHANGE.
     #[inline]
     pub fn market_id(&self) -> t::Opt<v::Exchange> {
@@ -45287,10 +47184,11 @@ impl<'a> OrderMassActionReport<'a> {
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(46, 1300)
     }
-    t::comp!(
-        target_market_segment_grp, slot = 47, slots = 1, "TargetMarketSegmentGrp",
-        c::TargetMarketSegmentGrp
-    );
+    ///The `TargetMarketSegmentGrp` component.
+    #[inline]
+    pub fn target_market_segment_grp(&self) -> c::TargetMarketSegmentGrp<'_, 'a> {
+        c::TargetMarketSegmentGrp(self.0.sub(47, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<e::TradingSessionId<'a>> {
@@ -45301,13 +47199,26 @@ impl<'a> OrderMassActionReport<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<e::TradingSessionSubId<'a>> {
         self.0.get(49, 625)
     }
-    t::comp!(parties, slot = 50, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 51, slots = 1, "TargetParties", c::TargetParties);
-    t::comp!(instrument, slot = 52, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        underlying_instrument, slot = 298, slots = 285, "UnderlyingInstrument",
-        c::UnderlyingInstrument
-    );
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(50, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(51, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(52, 246))
+    }
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> c::UnderlyingInstrument<'_, 'a> {
+        c::UnderlyingInstrument(self.0.sub(298, 285))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
@@ -45951,10 +47862,11 @@ impl<'a> OrderMassActionRequest<'a> {
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(36, 1300)
     }
-    t::comp!(
-        target_market_segment_grp, slot = 37, slots = 1, "TargetMarketSegmentGrp",
-        c::TargetMarketSegmentGrp
-    );
+    ///The `TargetMarketSegmentGrp` component.
+    #[inline]
+    pub fn target_market_segment_grp(&self) -> c::TargetMarketSegmentGrp<'_, 'a> {
+        c::TargetMarketSegmentGrp(self.0.sub(37, 1))
+    }
     ///`TradingSessionID` (336), STRING.
     #[inline]
     pub fn trading_session_id(&self) -> t::Opt<e::TradingSessionId<'a>> {
@@ -45965,13 +47877,26 @@ impl<'a> OrderMassActionRequest<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<e::TradingSessionSubId<'a>> {
         self.0.get(39, 625)
     }
-    t::comp!(parties, slot = 40, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 41, slots = 1, "TargetParties", c::TargetParties);
-    t::comp!(instrument, slot = 42, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        underlying_instrument, slot = 288, slots = 285, "UnderlyingInstrument",
-        c::UnderlyingInstrument
-    );
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(40, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(41, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(42, 246))
+    }
+    ///The `UnderlyingInstrument` component.
+    #[inline]
+    pub fn underlying_instrument(&self) -> c::UnderlyingInstrument<'_, 'a> {
+        c::UnderlyingInstrument(self.0.sub(288, 285))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
@@ -46161,11 +48086,16 @@ impl<'a> ApplicationMessageRequest<'a> {
     pub fn appl_req_type(&self) -> t::Req<e::ApplReqType<'a>> {
         self.0.req(31, 1347)
     }
-    t::comp!(
-        appl_id_request_grp, slot = 32, slots = 1, "ApplIDRequestGrp",
-        c::ApplIdRequestGrp
-    );
-    t::comp!(parties, slot = 33, slots = 1, "Parties", c::Parties);
+    ///The `ApplIDRequestGrp` component.
+    #[inline]
+    pub fn appl_id_request_grp(&self) -> c::ApplIdRequestGrp<'_, 'a> {
+        c::ApplIdRequestGrp(self.0.sub(32, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(33, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -46295,11 +48225,16 @@ impl<'a> ApplicationMessageRequestAck<'a> {
     pub fn appl_total_message_count(&self) -> t::Opt<i64> {
         self.0.get(34, 1349)
     }
-    t::comp!(
-        appl_id_request_ack_grp, slot = 35, slots = 1, "ApplIDRequestAckGrp",
-        c::ApplIdRequestAckGrp
-    );
-    t::comp!(parties, slot = 36, slots = 1, "Parties", c::Parties);
+    ///The `ApplIDRequestAckGrp` component.
+    #[inline]
+    pub fn appl_id_request_ack_grp(&self) -> c::ApplIdRequestAckGrp<'_, 'a> {
+        c::ApplIdRequestAckGrp(self.0.sub(35, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(36, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -46420,9 +48355,11 @@ impl<'a> ApplicationMessageReport<'a> {
     pub fn appl_report_type(&self) -> t::Req<e::ApplReportType<'a>> {
         self.0.req(32, 1426)
     }
-    t::comp!(
-        appl_id_report_grp, slot = 33, slots = 1, "ApplIDReportGrp", c::ApplIdReportGrp
-    );
+    ///The `ApplIDReportGrp` component.
+    #[inline]
+    pub fn appl_id_report_grp(&self) -> c::ApplIdReportGrp<'_, 'a> {
+        c::ApplIdReportGrp(self.0.sub(33, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -46530,9 +48467,11 @@ impl<'a> StreamAssignmentRequest<'a> {
     pub fn stream_asgn_req_type(&self) -> t::Req<e::StreamAsgnReqType<'a>> {
         self.0.req(31, 1498)
     }
-    t::req_comp!(
-        strm_asgn_req_grp, slot = 32, slots = 1, "StrmAsgnReqGrp", c::StrmAsgnReqGrp
-    );
+    ///The `StrmAsgnReqGrp` component (required).
+    #[inline]
+    pub fn strm_asgn_req_grp(&self) -> c::StrmAsgnReqGrp<'_, 'a> {
+        c::StrmAsgnReqGrp(self.0.sub(32, 1))
+    }
 }
 /// Builds a `StreamAssignmentRequest`: [`StreamAssignmentRequestBuilder::new`] (as does [`StreamAssignmentRequest::builder`]) takes [`StreamAssignmentRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -46622,9 +48561,11 @@ impl<'a> StreamAssignmentReport<'a> {
     pub fn stream_asgn_req_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(32, 1497)
     }
-    t::comp!(
-        strm_asgn_rpt_grp, slot = 33, slots = 1, "StrmAsgnRptGrp", c::StrmAsgnRptGrp
-    );
+    ///The `StrmAsgnRptGrp` component.
+    #[inline]
+    pub fn strm_asgn_rpt_grp(&self) -> c::StrmAsgnRptGrp<'_, 'a> {
+        c::StrmAsgnRptGrp(self.0.sub(33, 1))
+    }
 }
 /// Builds a `StreamAssignmentReport`: [`StreamAssignmentReportBuilder::new`] (as does [`StreamAssignmentReport::builder`]) takes [`StreamAssignmentReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -47004,10 +48945,11 @@ impl<'a> MarginRequirementInquiry<'a> {
     pub fn margin_reqmt_inq_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(30, 1635)
     }
-    t::req_comp!(
-        margin_reqmt_inq_qual_grp, slot = 31, slots = 1, "MarginReqmtInqQualGrp",
-        c::MarginReqmtInqQualGrp
-    );
+    ///The `MarginReqmtInqQualGrp` component (required).
+    #[inline]
+    pub fn margin_reqmt_inq_qual_grp(&self) -> c::MarginReqmtInqQualGrp<'_, 'a> {
+        c::MarginReqmtInqQualGrp(self.0.sub(31, 1))
+    }
     ///`SubscriptionRequestType` (263), CHAR.
     #[inline]
     pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
@@ -47023,7 +48965,11 @@ impl<'a> MarginRequirementInquiry<'a> {
     pub fn response_destination(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(34, 726)
     }
-    t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(35, 1))
+    }
     ///`ClearingBusinessDate` (715), LOCALMKTDATE.
     #[inline]
     pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -47044,7 +48990,11 @@ impl<'a> MarginRequirementInquiry<'a> {
     pub fn margin_class(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(39, 1639)
     }
-    t::comp!(instrument, slot = 40, slots = 246, "Instrument", c::Instrument);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(40, 246))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -47360,10 +49310,11 @@ impl<'a> MarginRequirementInquiryAck<'a> {
     pub fn margin_reqmt_inq_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(30, 1635)
     }
-    t::req_comp!(
-        margin_reqmt_inq_qual_grp, slot = 31, slots = 1, "MarginReqmtInqQualGrp",
-        c::MarginReqmtInqQualGrp
-    );
+    ///The `MarginReqmtInqQualGrp` component (required).
+    #[inline]
+    pub fn margin_reqmt_inq_qual_grp(&self) -> c::MarginReqmtInqQualGrp<'_, 'a> {
+        c::MarginReqmtInqQualGrp(self.0.sub(31, 1))
+    }
     ///`MarginReqmtInqStatus` (1640), INT, required.
     #[inline]
     pub fn margin_reqmt_inq_status(&self) -> t::Req<i64> {
@@ -47394,7 +49345,11 @@ impl<'a> MarginRequirementInquiryAck<'a> {
     pub fn response_destination(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(37, 726)
     }
-    t::comp!(parties, slot = 38, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(38, 1))
+    }
     ///`ClearingBusinessDate` (715), LOCALMKTDATE.
     #[inline]
     pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -47415,7 +49370,11 @@ impl<'a> MarginRequirementInquiryAck<'a> {
     pub fn margin_class(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(42, 1639)
     }
-    t::comp!(instrument, slot = 43, slots = 246, "Instrument", c::Instrument);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(43, 246))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -47739,10 +49698,11 @@ t::message!(
     c::Trailer(302..),
 );
 impl<'a> MarginRequirementReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`MarginReqmtRptID` (1642), STRING, required.
     #[inline]
     pub fn margin_reqmt_rpt_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -47773,7 +49733,11 @@ impl<'a> MarginRequirementReport<'a> {
     pub fn unsolicited_indicator(&self) -> t::Opt<bool> {
         self.0.get(39, 325)
     }
-    t::comp!(parties, slot = 40, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(40, 1))
+    }
     ///`RegulatoryReportType` (1934), INT.
     #[inline]
     pub fn regulatory_report_type(&self) -> t::Opt<e::RegulatoryReportType<'a>> {
@@ -47784,9 +49748,11 @@ impl<'a> MarginRequirementReport<'a> {
     pub fn regulatory_report_type_business_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(42, 2869)
     }
-    t::comp!(
-        trd_reg_timestamps, slot = 43, slots = 1, "TrdRegTimestamps", c::TrdRegTimestamps
-    );
+    ///The `TrdRegTimestamps` component.
+    #[inline]
+    pub fn trd_reg_timestamps(&self) -> c::TrdRegTimestamps<'_, 'a> {
+        c::TrdRegTimestamps(self.0.sub(43, 1))
+    }
     ///`ClearingBusinessDate` (715), LOCALMKTDATE.
     #[inline]
     pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -47822,8 +49788,16 @@ impl<'a> MarginRequirementReport<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(50, 2897)
     }
-    t::comp!(instrument, slot = 51, slots = 246, "Instrument", c::Instrument);
-    t::req_comp!(margin_amount, slot = 297, slots = 1, "MarginAmount", c::MarginAmount);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(51, 246))
+    }
+    ///The `MarginAmount` component (required).
+    #[inline]
+    pub fn margin_amount(&self) -> c::MarginAmount<'_, 'a> {
+        c::MarginAmount(self.0.sub(297, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -47981,19 +49955,26 @@ impl<'a> PartyDetailsListRequest<'a> {
     pub fn party_details_list_request_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(30, 1505)
     }
-    t::comp!(
-        requesting_party_grp, slot = 31, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
-    t::comp!(
-        requested_party_role_grp, slot = 33, slots = 1, "RequestedPartyRoleGrp",
-        c::RequestedPartyRoleGrp
-    );
-    t::comp!(
-        party_relationship_grp, slot = 34, slots = 1, "PartyRelationshipGrp",
-        c::PartyRelationshipGrp
-    );
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(31, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(32, 1))
+    }
+    ///The `RequestedPartyRoleGrp` component.
+    #[inline]
+    pub fn requested_party_role_grp(&self) -> c::RequestedPartyRoleGrp<'_, 'a> {
+        c::RequestedPartyRoleGrp(self.0.sub(33, 1))
+    }
+    ///The `PartyRelationshipGrp` component.
+    #[inline]
+    pub fn party_relationship_grp(&self) -> c::PartyRelationshipGrp<'_, 'a> {
+        c::PartyRelationshipGrp(self.0.sub(34, 1))
+    }
     ///`SubscriptionRequestType` (263), CHAR.
     #[inline]
     pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
@@ -48106,10 +50087,11 @@ t::message!(
     ..),
 );
 impl<'a> PartyDetailsListReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`PartyDetailsListReportID` (1510), STRING, required.
     #[inline]
     pub fn party_details_list_report_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -48135,9 +50117,11 @@ impl<'a> PartyDetailsListReport<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(38, 893)
     }
-    t::comp!(
-        party_detail_grp, slot = 39, slots = 1, "PartyDetailGrp", c::PartyDetailGrp
-    );
+    ///The `PartyDetailGrp` component.
+    #[inline]
+    pub fn party_detail_grp(&self) -> c::PartyDetailGrp<'_, 'a> {
+        c::PartyDetailGrp(self.0.sub(39, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -48275,10 +50259,11 @@ t::message!(
     = c::Trailer(44..),
 );
 impl<'a> PartyDetailsListUpdateReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`PartyDetailsListReportID` (1510), STRING, required.
     #[inline]
     pub fn party_details_list_report_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -48299,14 +50284,16 @@ impl<'a> PartyDetailsListUpdateReport<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(37, 893)
     }
-    t::comp!(
-        requesting_party_grp, slot = 38, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::comp!(
-        party_details_update_grp, slot = 39, slots = 1, "PartyDetailsUpdateGrp",
-        c::PartyDetailsUpdateGrp
-    );
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(38, 1))
+    }
+    ///The `PartyDetailsUpdateGrp` component.
+    #[inline]
+    pub fn party_details_update_grp(&self) -> c::PartyDetailsUpdateGrp<'_, 'a> {
+        c::PartyDetailsUpdateGrp(self.0.sub(39, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -48443,28 +50430,38 @@ impl<'a> PartyRiskLimitsRequest<'a> {
     pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
         self.0.get(32, 263)
     }
-    t::comp!(
-        requesting_party_grp, slot = 33, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::comp!(parties, slot = 34, slots = 1, "Parties", c::Parties);
-    t::comp!(
-        requested_party_role_grp, slot = 35, slots = 1, "RequestedPartyRoleGrp",
-        c::RequestedPartyRoleGrp
-    );
-    t::comp!(
-        requested_risk_limit_types_grp, slot = 36, slots = 1,
-        "RequestedRiskLimitTypesGrp", c::RequestedRiskLimitTypesGrp
-    );
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(33, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(34, 1))
+    }
+    ///The `RequestedPartyRoleGrp` component.
+    #[inline]
+    pub fn requested_party_role_grp(&self) -> c::RequestedPartyRoleGrp<'_, 'a> {
+        c::RequestedPartyRoleGrp(self.0.sub(35, 1))
+    }
+    ///The `RequestedRiskLimitTypesGrp` component.
+    #[inline]
+    pub fn requested_risk_limit_types_grp(
+        &self,
+    ) -> c::RequestedRiskLimitTypesGrp<'_, 'a> {
+        c::RequestedRiskLimitTypesGrp(self.0.sub(36, 1))
+    }
     ///`RiskLimitPlatform` (1533), STRING.
     #[inline]
     pub fn risk_limit_platform(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(37, 1533)
     }
-    t::comp!(
-        risk_instrument_scope_grp, slot = 38, slots = 1, "RiskInstrumentScopeGrp",
-        c::RiskInstrumentScopeGrp
-    );
+    ///The `RiskInstrumentScopeGrp` component.
+    #[inline]
+    pub fn risk_instrument_scope_grp(&self) -> c::RiskInstrumentScopeGrp<'_, 'a> {
+        c::RiskInstrumentScopeGrp(self.0.sub(38, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -48582,10 +50579,11 @@ t::message!(
     = PARTY_RISK_LIMITS_REPORT, header = c::Header(..30), trailer = c::Trailer(49..),
 );
 impl<'a> PartyRiskLimitsReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`RiskLimitReportID` (1667), STRING, required.
     #[inline]
     pub fn risk_limit_report_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -48621,10 +50619,11 @@ impl<'a> PartyRiskLimitsReport<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(40, 893)
     }
-    t::comp!(
-        party_risk_limits_grp, slot = 41, slots = 1, "PartyRiskLimitsGrp",
-        c::PartyRiskLimitsGrp
-    );
+    ///The `PartyRiskLimitsGrp` component.
+    #[inline]
+    pub fn party_risk_limits_grp(&self) -> c::PartyRiskLimitsGrp<'_, 'a> {
+        c::PartyRiskLimitsGrp(self.0.sub(41, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -48778,9 +50777,11 @@ impl<'a> SecurityMassStatusRequest<'a> {
     pub fn security_status_req_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(30, 324)
     }
-    t::comp!(
-        instrument_scope, slot = 31, slots = 24, "InstrumentScope", c::InstrumentScope
-    );
+    ///The `InstrumentScope` component.
+    #[inline]
+    pub fn instrument_scope(&self) -> c::InstrumentScope<'_, 'a> {
+        c::InstrumentScope(self.0.sub(31, 24))
+    }
     ///`SubscriptionRequestType` (263), CHAR, required.
     #[inline]
     pub fn subscription_request_type(&self) -> t::Req<e::SubscriptionRequestType> {
@@ -48926,10 +50927,11 @@ t::message!(
     SECURITY_MASS_STATUS, header = c::Header(..30), trailer = c::Trailer(75..),
 );
 impl<'a> SecurityMassStatus<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`SecurityStatusReqID` (324), STRING.
     #[inline]
     pub fn security_status_req_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -48965,9 +50967,11 @@ impl<'a> SecurityMassStatus<'a> {
     pub fn trading_session_sub_id(&self) -> t::Opt<e::TradingSessionSubId<'a>> {
         self.0.get(40, 625)
     }
-    t::comp!(
-        instrument_scope, slot = 41, slots = 24, "InstrumentScope", c::InstrumentScope
-    );
+    ///The `InstrumentScope` component.
+    #[inline]
+    pub fn instrument_scope(&self) -> c::InstrumentScope<'_, 'a> {
+        c::InstrumentScope(self.0.sub(41, 24))
+    }
     ///`UnsolicitedIndicator` (325), BOOLEAN.
     #[inline]
     pub fn unsolicited_indicator(&self) -> t::Opt<bool> {
@@ -49013,9 +51017,11 @@ impl<'a> SecurityMassStatus<'a> {
     pub fn adjustment(&self) -> t::Opt<e::Adjustment<'a>> {
         self.0.get(73, 334)
     }
-    t::comp!(
-        sec_mass_stat_grp, slot = 74, slots = 1, "SecMassStatGrp", c::SecMassStatGrp
-    );
+    ///The `SecMassStatGrp` component.
+    #[inline]
+    pub fn sec_mass_stat_grp(&self) -> c::SecMassStatGrp<'_, 'a> {
+        c::SecMassStatGrp(self.0.sub(74, 1))
+    }
 }
 /// Builds a `SecurityMassStatus`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -49133,10 +51139,11 @@ t::message!(
     ACCOUNT_SUMMARY_REPORT, header = c::Header(..30), trailer = c::Trailer(48..),
 );
 impl<'a> AccountSummaryReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`AccountSummaryReportID` (1699), STRING, required.
     #[inline]
     pub fn account_summary_report_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -49177,21 +51184,36 @@ impl<'a> AccountSummaryReport<'a> {
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(41, 60)
     }
-    t::comp!(
-        settlement_amount_grp, slot = 42, slots = 1, "SettlementAmountGrp",
-        c::SettlementAmountGrp
-    );
-    t::comp!(margin_amount, slot = 43, slots = 1, "MarginAmount", c::MarginAmount);
-    t::req_comp!(parties, slot = 44, slots = 1, "Parties", c::Parties);
-    t::comp!(
-        collateral_amount_grp, slot = 45, slots = 1, "CollateralAmountGrp",
-        c::CollateralAmountGrp
-    );
-    t::comp!(pay_collect_grp, slot = 46, slots = 1, "PayCollectGrp", c::PayCollectGrp);
-    t::comp!(
-        position_amount_data, slot = 47, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
+    ///The `SettlementAmountGrp` component.
+    #[inline]
+    pub fn settlement_amount_grp(&self) -> c::SettlementAmountGrp<'_, 'a> {
+        c::SettlementAmountGrp(self.0.sub(42, 1))
+    }
+    ///The `MarginAmount` component.
+    #[inline]
+    pub fn margin_amount(&self) -> c::MarginAmount<'_, 'a> {
+        c::MarginAmount(self.0.sub(43, 1))
+    }
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(44, 1))
+    }
+    ///The `CollateralAmountGrp` component.
+    #[inline]
+    pub fn collateral_amount_grp(&self) -> c::CollateralAmountGrp<'_, 'a> {
+        c::CollateralAmountGrp(self.0.sub(45, 1))
+    }
+    ///The `PayCollectGrp` component.
+    #[inline]
+    pub fn pay_collect_grp(&self) -> c::PayCollectGrp<'_, 'a> {
+        c::PayCollectGrp(self.0.sub(46, 1))
+    }
+    ///The `PositionAmountData` component.
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(47, 1))
+    }
 }
 /// Builds a `AccountSummaryReport`: [`AccountSummaryReportBuilder::new`] (as does [`AccountSummaryReport::builder`]) takes [`AccountSummaryReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -49303,10 +51325,11 @@ t::message!(
     = c::Trailer(45..),
 );
 impl<'a> PartyRiskLimitsUpdateReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`RiskLimitReportID` (1667), STRING, required.
     #[inline]
     pub fn risk_limit_report_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -49332,14 +51355,16 @@ impl<'a> PartyRiskLimitsUpdateReport<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(38, 893)
     }
-    t::comp!(
-        requesting_party_grp, slot = 39, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::comp!(
-        party_risk_limits_update_grp, slot = 40, slots = 1, "PartyRiskLimitsUpdateGrp",
-        c::PartyRiskLimitsUpdateGrp
-    );
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(39, 1))
+    }
+    ///The `PartyRiskLimitsUpdateGrp` component.
+    #[inline]
+    pub fn party_risk_limits_update_grp(&self) -> c::PartyRiskLimitsUpdateGrp<'_, 'a> {
+        c::PartyRiskLimitsUpdateGrp(self.0.sub(40, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -49463,14 +51488,16 @@ impl<'a> PartyRiskLimitsDefinitionRequest<'a> {
     pub fn risk_limit_request_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(30, 1666)
     }
-    t::comp!(
-        requesting_party_grp, slot = 31, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::comp!(
-        party_risk_limits_update_grp, slot = 32, slots = 1, "PartyRiskLimitsUpdateGrp",
-        c::PartyRiskLimitsUpdateGrp
-    );
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(31, 1))
+    }
+    ///The `PartyRiskLimitsUpdateGrp` component.
+    #[inline]
+    pub fn party_risk_limits_update_grp(&self) -> c::PartyRiskLimitsUpdateGrp<'_, 'a> {
+        c::PartyRiskLimitsUpdateGrp(self.0.sub(32, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -49586,14 +51613,16 @@ impl<'a> PartyRiskLimitsDefinitionRequestAck<'a> {
     pub fn risk_limit_request_status(&self) -> t::Req<i64> {
         self.0.req(32, 1762)
     }
-    t::comp!(
-        requesting_party_grp, slot = 33, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::comp!(
-        party_risk_limits_ack_grp, slot = 34, slots = 1, "PartyRiskLimitsAckGrp",
-        c::PartyRiskLimitsAckGrp
-    );
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(33, 1))
+    }
+    ///The `PartyRiskLimitsAckGrp` component.
+    #[inline]
+    pub fn party_risk_limits_ack_grp(&self) -> c::PartyRiskLimitsAckGrp<'_, 'a> {
+        c::PartyRiskLimitsAckGrp(self.0.sub(34, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -49717,37 +51746,46 @@ impl<'a> PartyEntitlementsRequest<'a> {
     pub fn subscription_request_type(&self) -> t::Opt<e::SubscriptionRequestType> {
         self.0.get(31, 263)
     }
-    t::comp!(
-        requesting_party_grp, slot = 32, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::comp!(parties, slot = 33, slots = 1, "Parties", c::Parties);
-    t::comp!(
-        requested_party_role_grp, slot = 34, slots = 1, "RequestedPartyRoleGrp",
-        c::RequestedPartyRoleGrp
-    );
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(32, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(33, 1))
+    }
+    ///The `RequestedPartyRoleGrp` component.
+    #[inline]
+    pub fn requested_party_role_grp(&self) -> c::RequestedPartyRoleGrp<'_, 'a> {
+        c::RequestedPartyRoleGrp(self.0.sub(34, 1))
+    }
     ///`EntitlementStatus` (1883), INT.
     #[inline]
     pub fn entitlement_status(&self) -> t::Opt<e::EntitlementStatus<'a>> {
         self.0.get(35, 1883)
     }
-    t::comp!(
-        entitlement_type_grp, slot = 36, slots = 1, "EntitlementTypeGrp",
-        c::EntitlementTypeGrp
-    );
+    ///The `EntitlementTypeGrp` component.
+    #[inline]
+    pub fn entitlement_type_grp(&self) -> c::EntitlementTypeGrp<'_, 'a> {
+        c::EntitlementTypeGrp(self.0.sub(36, 1))
+    }
     ///`EntitlementPlatform` (1784), STRING.
     #[inline]
     pub fn entitlement_platform(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(37, 1784)
     }
-    t::comp!(
-        instrument_scope_grp, slot = 38, slots = 1, "InstrumentScopeGrp",
-        c::InstrumentScopeGrp
-    );
-    t::comp!(
-        market_segment_scope_grp, slot = 39, slots = 1, "MarketSegmentScopeGrp",
-        c::MarketSegmentScopeGrp
-    );
+    ///The `InstrumentScopeGrp` component.
+    #[inline]
+    pub fn instrument_scope_grp(&self) -> c::InstrumentScopeGrp<'_, 'a> {
+        c::InstrumentScopeGrp(self.0.sub(38, 1))
+    }
+    ///The `MarketSegmentScopeGrp` component.
+    #[inline]
+    pub fn market_segment_scope_grp(&self) -> c::MarketSegmentScopeGrp<'_, 'a> {
+        c::MarketSegmentScopeGrp(self.0.sub(39, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -49859,10 +51897,11 @@ t::message!(
     ..),
 );
 impl<'a> PartyEntitlementsReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`EntitlementReportID` (1771), STRING, required.
     #[inline]
     pub fn entitlement_report_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -49888,10 +51927,11 @@ impl<'a> PartyEntitlementsReport<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(38, 893)
     }
-    t::comp!(
-        party_entitlement_grp, slot = 39, slots = 1, "PartyEntitlementGrp",
-        c::PartyEntitlementGrp
-    );
+    ///The `PartyEntitlementGrp` component.
+    #[inline]
+    pub fn party_entitlement_grp(&self) -> c::PartyEntitlementGrp<'_, 'a> {
+        c::PartyEntitlementGrp(self.0.sub(39, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -50083,11 +52123,16 @@ impl<'a> QuoteAck<'a> {
     pub fn encoded_reject_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(40)
     }
-    t::comp!(parties, slot = 41, slots = 1, "Parties", c::Parties);
-    t::comp!(
-        quote_attribute_grp, slot = 42, slots = 1, "QuoteAttributeGrp",
-        c::QuoteAttributeGrp
-    );
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(41, 1))
+    }
+    ///The `QuoteAttributeGrp` component.
+    #[inline]
+    pub fn quote_attribute_grp(&self) -> c::QuoteAttributeGrp<'_, 'a> {
+        c::QuoteAttributeGrp(self.0.sub(42, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -50212,14 +52257,16 @@ impl<'a> PartyDetailsDefinitionRequest<'a> {
     pub fn party_details_list_request_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(30, 1505)
     }
-    t::comp!(
-        requesting_party_grp, slot = 31, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::req_comp!(
-        party_details_update_grp, slot = 32, slots = 1, "PartyDetailsUpdateGrp",
-        c::PartyDetailsUpdateGrp
-    );
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(31, 1))
+    }
+    ///The `PartyDetailsUpdateGrp` component (required).
+    #[inline]
+    pub fn party_details_update_grp(&self) -> c::PartyDetailsUpdateGrp<'_, 'a> {
+        c::PartyDetailsUpdateGrp(self.0.sub(32, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -50339,14 +52386,16 @@ impl<'a> PartyDetailsDefinitionRequestAck<'a> {
     ) -> t::Opt<e::PartyDetailRequestResult<'a>> {
         self.0.get(32, 1877)
     }
-    t::comp!(
-        requesting_party_grp, slot = 33, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::comp!(
-        party_detail_ack_grp, slot = 34, slots = 1, "PartyDetailAckGrp",
-        c::PartyDetailAckGrp
-    );
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(33, 1))
+    }
+    ///The `PartyDetailAckGrp` component.
+    #[inline]
+    pub fn party_detail_ack_grp(&self) -> c::PartyDetailAckGrp<'_, 'a> {
+        c::PartyDetailAckGrp(self.0.sub(34, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -50455,10 +52504,11 @@ t::message!(
     = c::Trailer(44..),
 );
 impl<'a> PartyEntitlementsUpdateReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`EntitlementReportID` (1771), STRING, required.
     #[inline]
     pub fn entitlement_report_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -50479,14 +52529,16 @@ impl<'a> PartyEntitlementsUpdateReport<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(37, 893)
     }
-    t::comp!(
-        requesting_party_grp, slot = 38, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::req_comp!(
-        party_entitlement_update_grp, slot = 39, slots = 1, "PartyEntitlementUpdateGrp",
-        c::PartyEntitlementUpdateGrp
-    );
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(38, 1))
+    }
+    ///The `PartyEntitlementUpdateGrp` component (required).
+    #[inline]
+    pub fn party_entitlement_update_grp(&self) -> c::PartyEntitlementUpdateGrp<'_, 'a> {
+        c::PartyEntitlementUpdateGrp(self.0.sub(39, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -50607,14 +52659,16 @@ impl<'a> PartyEntitlementsDefinitionRequest<'a> {
     pub fn entitlement_request_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(30, 1770)
     }
-    t::comp!(
-        requesting_party_grp, slot = 31, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::req_comp!(
-        party_entitlement_update_grp, slot = 32, slots = 1, "PartyEntitlementUpdateGrp",
-        c::PartyEntitlementUpdateGrp
-    );
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(31, 1))
+    }
+    ///The `PartyEntitlementUpdateGrp` component (required).
+    #[inline]
+    pub fn party_entitlement_update_grp(&self) -> c::PartyEntitlementUpdateGrp<'_, 'a> {
+        c::PartyEntitlementUpdateGrp(self.0.sub(32, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -50729,14 +52783,16 @@ impl<'a> PartyEntitlementsDefinitionRequestAck<'a> {
     pub fn entitlement_request_result(&self) -> t::Opt<e::EntitlementRequestResult<'a>> {
         self.0.get(32, 1881)
     }
-    t::comp!(
-        requesting_party_grp, slot = 33, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::comp!(
-        party_entitlement_ack_grp, slot = 34, slots = 1, "PartyEntitlementAckGrp",
-        c::PartyEntitlementAckGrp
-    );
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(33, 1))
+    }
+    ///The `PartyEntitlementAckGrp` component.
+    #[inline]
+    pub fn party_entitlement_ack_grp(&self) -> c::PartyEntitlementAckGrp<'_, 'a> {
+        c::PartyEntitlementAckGrp(self.0.sub(34, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -50848,10 +52904,11 @@ t::message!(
     TRADE_MATCH_REPORT, header = c::Header(..30), trailer = c::Trailer(50..),
 );
 impl<'a> TradeMatchReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`TrdMatchID` (880), STRING, required.
     #[inline]
     pub fn trd_match_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -50927,10 +52984,11 @@ impl<'a> TradeMatchReport<'a> {
     pub fn multi_leg_reporting_type(&self) -> t::Opt<e::MultiLegReportingType> {
         self.0.get(48, 442)
     }
-    t::comp!(
-        instrmt_match_side_grp, slot = 49, slots = 1, "InstrmtMatchSideGrp",
-        c::InstrmtMatchSideGrp
-    );
+    ///The `InstrmtMatchSideGrp` component.
+    #[inline]
+    pub fn instrmt_match_side_grp(&self) -> c::InstrmtMatchSideGrp<'_, 'a> {
+        c::InstrmtMatchSideGrp(self.0.sub(49, 1))
+    }
 }
 /// Builds a `TradeMatchReport`: [`TradeMatchReportBuilder::new`] (as does [`TradeMatchReport::builder`]) takes [`TradeMatchReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -51035,10 +53093,11 @@ t::message!(
     TRADE_MATCH_REPORT_ACK, header = c::Header(..30), trailer = c::Trailer(43..),
 );
 impl<'a> TradeMatchReportAck<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`TrdMatchID` (880), STRING, required.
     #[inline]
     pub fn trd_match_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -51200,10 +53259,11 @@ impl<'a> PartyRiskLimitsReportAck<'a> {
     ) -> t::Opt<e::RiskLimitReportRejectReason<'a>> {
         self.0.get(33, 2317)
     }
-    t::comp!(
-        party_risk_limits_update_grp, slot = 34, slots = 1, "PartyRiskLimitsUpdateGrp",
-        c::PartyRiskLimitsUpdateGrp
-    );
+    ///The `PartyRiskLimitsUpdateGrp` component.
+    #[inline]
+    pub fn party_risk_limits_update_grp(&self) -> c::PartyRiskLimitsUpdateGrp<'_, 'a> {
+        c::PartyRiskLimitsUpdateGrp(self.0.sub(34, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -51588,18 +53648,36 @@ impl<'a> PartyRiskLimitCheckRequest<'a> {
     pub fn risk_limit_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(41, 1670)
     }
-    t::comp!(
-        requesting_party_grp, slot = 42, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::comp!(parties, slot = 43, slots = 1, "Parties", c::Parties);
-    t::comp!(
-        related_party_detail_grp, slot = 44, slots = 1, "RelatedPartyDetailGrp",
-        c::RelatedPartyDetailGrp
-    );
-    t::comp!(instrument, slot = 45, slots = 246, "Instrument", c::Instrument);
-    t::comp!(leg_ord_grp, slot = 291, slots = 1, "LegOrdGrp", c::LegOrdGrp);
-    t::comp!(und_instrmt_grp, slot = 292, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(42, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(43, 1))
+    }
+    ///The `RelatedPartyDetailGrp` component.
+    #[inline]
+    pub fn related_party_detail_grp(&self) -> c::RelatedPartyDetailGrp<'_, 'a> {
+        c::RelatedPartyDetailGrp(self.0.sub(44, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(45, 246))
+    }
+    ///The `LegOrdGrp` component.
+    #[inline]
+    pub fn leg_ord_grp(&self) -> c::LegOrdGrp<'_, 'a> {
+        c::LegOrdGrp(self.0.sub(291, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(292, 1))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
@@ -52040,18 +54118,36 @@ impl<'a> PartyRiskLimitCheckRequestAck<'a> {
     pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(48, 126)
     }
-    t::comp!(
-        requesting_party_grp, slot = 49, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::comp!(parties, slot = 50, slots = 1, "Parties", c::Parties);
-    t::comp!(
-        related_party_detail_grp, slot = 51, slots = 1, "RelatedPartyDetailGrp",
-        c::RelatedPartyDetailGrp
-    );
-    t::comp!(instrument, slot = 52, slots = 246, "Instrument", c::Instrument);
-    t::comp!(leg_ord_grp, slot = 298, slots = 1, "LegOrdGrp", c::LegOrdGrp);
-    t::comp!(und_instrmt_grp, slot = 299, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(49, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(50, 1))
+    }
+    ///The `RelatedPartyDetailGrp` component.
+    #[inline]
+    pub fn related_party_detail_grp(&self) -> c::RelatedPartyDetailGrp<'_, 'a> {
+        c::RelatedPartyDetailGrp(self.0.sub(51, 1))
+    }
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(52, 246))
+    }
+    ///The `LegOrdGrp` component.
+    #[inline]
+    pub fn leg_ord_grp(&self) -> c::LegOrdGrp<'_, 'a> {
+        c::LegOrdGrp(self.0.sub(298, 1))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(299, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -52259,18 +54355,26 @@ impl<'a> PartyActionRequest<'a> {
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(34, 1300)
     }
-    t::comp!(
-        instrument_scope, slot = 35, slots = 24, "InstrumentScope", c::InstrumentScope
-    );
-    t::comp!(
-        requesting_party_grp, slot = 59, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::req_comp!(parties, slot = 60, slots = 1, "Parties", c::Parties);
-    t::comp!(
-        related_party_detail_grp, slot = 61, slots = 1, "RelatedPartyDetailGrp",
-        c::RelatedPartyDetailGrp
-    );
+    ///The `InstrumentScope` component.
+    #[inline]
+    pub fn instrument_scope(&self) -> c::InstrumentScope<'_, 'a> {
+        c::InstrumentScope(self.0.sub(35, 24))
+    }
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(59, 1))
+    }
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(60, 1))
+    }
+    ///The `RelatedPartyDetailGrp` component.
+    #[inline]
+    pub fn related_party_detail_grp(&self) -> c::RelatedPartyDetailGrp<'_, 'a> {
+        c::RelatedPartyDetailGrp(self.0.sub(61, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -52477,18 +54581,26 @@ impl<'a> PartyActionReport<'a> {
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(41, 1300)
     }
-    t::comp!(
-        instrument_scope, slot = 42, slots = 24, "InstrumentScope", c::InstrumentScope
-    );
-    t::comp!(
-        requesting_party_grp, slot = 66, slots = 1, "RequestingPartyGrp",
-        c::RequestingPartyGrp
-    );
-    t::req_comp!(parties, slot = 67, slots = 1, "Parties", c::Parties);
-    t::comp!(
-        related_party_detail_grp, slot = 68, slots = 1, "RelatedPartyDetailGrp",
-        c::RelatedPartyDetailGrp
-    );
+    ///The `InstrumentScope` component.
+    #[inline]
+    pub fn instrument_scope(&self) -> c::InstrumentScope<'_, 'a> {
+        c::InstrumentScope(self.0.sub(42, 24))
+    }
+    ///The `RequestingPartyGrp` component.
+    #[inline]
+    pub fn requesting_party_grp(&self) -> c::RequestingPartyGrp<'_, 'a> {
+        c::RequestingPartyGrp(self.0.sub(66, 1))
+    }
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(67, 1))
+    }
+    ///The `RelatedPartyDetailGrp` component.
+    #[inline]
+    pub fn related_party_detail_grp(&self) -> c::RelatedPartyDetailGrp<'_, 'a> {
+        c::RelatedPartyDetailGrp(self.0.sub(68, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -52661,7 +54773,11 @@ impl<'a> MassOrder<'a> {
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(33, 1300)
     }
-    t::comp!(parties, slot = 34, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(34, 1))
+    }
     ///`TradingCapacity` (1815), INT.
     #[inline]
     pub fn trading_capacity(&self) -> t::Opt<e::TradingCapacity<'a>> {
@@ -52747,9 +54863,11 @@ impl<'a> MassOrder<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(51, 893)
     }
-    t::req_comp!(
-        order_entry_grp, slot = 52, slots = 1, "OrderEntryGrp", c::OrderEntryGrp
-    );
+    ///The `OrderEntryGrp` component (required).
+    #[inline]
+    pub fn order_entry_grp(&self) -> c::OrderEntryGrp<'_, 'a> {
+        c::OrderEntryGrp(self.0.sub(52, 1))
+    }
 }
 /// Builds a `MassOrder`: [`MassOrderBuilder::new`] (as does [`MassOrder::builder`]) takes [`MassOrderRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -52888,10 +55006,11 @@ t::message!(
     header = c::Header(..30), trailer = c::Trailer(66..),
 );
 impl<'a> MassOrderAck<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`MassOrderRequestID` (2423), STRING.
     #[inline]
     pub fn mass_order_request_id(&self) -> t::Opt<v::FixStr<'a>> {
@@ -52942,7 +55061,11 @@ impl<'a> MassOrderAck<'a> {
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(43, 1300)
     }
-    t::comp!(parties, slot = 44, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(44, 1))
+    }
     ///`TradingCapacity` (1815), INT, required.
     #[inline]
     pub fn trading_capacity(&self) -> t::Req<e::TradingCapacity<'a>> {
@@ -53028,13 +55151,16 @@ impl<'a> MassOrderAck<'a> {
     pub fn last_fragment(&self) -> t::Opt<bool> {
         self.0.get(61, 893)
     }
-    t::comp!(
-        throttle_response, slot = 62, slots = 3, "ThrottleResponse", c::ThrottleResponse
-    );
-    t::comp!(
-        order_entry_ack_grp, slot = 65, slots = 1, "OrderEntryAckGrp",
-        c::OrderEntryAckGrp
-    );
+    ///The `ThrottleResponse` component.
+    #[inline]
+    pub fn throttle_response(&self) -> c::ThrottleResponse<'_, 'a> {
+        c::ThrottleResponse(self.0.sub(62, 3))
+    }
+    ///The `OrderEntryAckGrp` component.
+    #[inline]
+    pub fn order_entry_ack_grp(&self) -> c::OrderEntryAckGrp<'_, 'a> {
+        c::OrderEntryAckGrp(self.0.sub(65, 1))
+    }
 }
 /// Builds a `MassOrderAck`: [`MassOrderAckBuilder::new`] (as does [`MassOrderAck::builder`]) takes [`MassOrderAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -53391,10 +55517,16 @@ impl<'a> PositionTransferInstruction<'a> {
     pub fn transfer_scope(&self) -> t::Opt<e::TransferScope<'a>> {
         self.0.get(34, 2441)
     }
-    t::req_comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
-    t::req_comp!(
-        target_parties, slot = 36, slots = 1, "TargetParties", c::TargetParties
-    );
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(35, 1))
+    }
+    ///The `TargetParties` component (required).
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(36, 1))
+    }
     ///`ClearingBusinessDate` (715), LOCALMKTDATE.
     #[inline]
     pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -53410,9 +55542,21 @@ impl<'a> PositionTransferInstruction<'a> {
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(39, 60)
     }
-    t::comp!(instrument, slot = 40, slots = 246, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 286, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(position_qty, slot = 287, slots = 1, "PositionQty", c::PositionQty);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(40, 246))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(286, 1))
+    }
+    ///The `PositionQty` component.
+    #[inline]
+    pub fn position_qty(&self) -> c::PositionQty<'_, 'a> {
+        c::PositionQty(self.0.sub(287, 1))
+    }
     ///`ClearingTradePrice` (1596), PRICE.
     #[inline]
     pub fn clearing_trade_price(&self) -> t::Opt<v::Decimal> {
@@ -53433,10 +55577,11 @@ impl<'a> PositionTransferInstruction<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(291, 423)
     }
-    t::comp!(
-        position_amount_data, slot = 292, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
+    ///The `PositionAmountData` component.
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(292, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -53607,8 +55752,16 @@ impl<'a> PositionTransferInstructionAck<'a> {
     pub fn transfer_scope(&self) -> t::Opt<e::TransferScope<'a>> {
         self.0.get(36, 2441)
     }
-    t::comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
-    t::comp!(target_parties, slot = 38, slots = 1, "TargetParties", c::TargetParties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(37, 1))
+    }
+    ///The `TargetParties` component.
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(38, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -53981,10 +56134,16 @@ impl<'a> PositionTransferReport<'a> {
     pub fn transfer_scope(&self) -> t::Opt<e::TransferScope<'a>> {
         self.0.get(37, 2441)
     }
-    t::req_comp!(parties, slot = 38, slots = 1, "Parties", c::Parties);
-    t::req_comp!(
-        target_parties, slot = 39, slots = 1, "TargetParties", c::TargetParties
-    );
+    ///The `Parties` component (required).
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(38, 1))
+    }
+    ///The `TargetParties` component (required).
+    #[inline]
+    pub fn target_parties(&self) -> c::TargetParties<'_, 'a> {
+        c::TargetParties(self.0.sub(39, 1))
+    }
     ///`ClearingBusinessDate` (715), LOCALMKTDATE.
     #[inline]
     pub fn clearing_business_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -54000,9 +56159,21 @@ impl<'a> PositionTransferReport<'a> {
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
         self.0.get(42, 60)
     }
-    t::comp!(instrument, slot = 43, slots = 246, "Instrument", c::Instrument);
-    t::comp!(und_instrmt_grp, slot = 289, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(position_qty, slot = 290, slots = 1, "PositionQty", c::PositionQty);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(43, 246))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(289, 1))
+    }
+    ///The `PositionQty` component.
+    #[inline]
+    pub fn position_qty(&self) -> c::PositionQty<'_, 'a> {
+        c::PositionQty(self.0.sub(290, 1))
+    }
     ///`ClearingTradePrice` (1596), PRICE.
     #[inline]
     pub fn clearing_trade_price(&self) -> t::Opt<v::Decimal> {
@@ -54023,10 +56194,11 @@ impl<'a> PositionTransferReport<'a> {
     pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
         self.0.get(294, 423)
     }
-    t::comp!(
-        position_amount_data, slot = 295, slots = 1, "PositionAmountData",
-        c::PositionAmountData
-    );
+    ///The `PositionAmountData` component.
+    #[inline]
+    pub fn position_amount_data(&self) -> c::PositionAmountData<'_, 'a> {
+        c::PositionAmountData(self.0.sub(295, 1))
+    }
     ///`RejectText` (1328), STRING.
     #[inline]
     pub fn reject_text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -54410,7 +56582,11 @@ impl<'a> MarketDataStatisticsRequest<'a> {
     pub fn subscription_request_type(&self) -> t::Req<e::SubscriptionRequestType> {
         self.0.req(31, 263)
     }
-    t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(32, 1))
+    }
     ///`TradeDate` (75), LOCALMKTDATE.
     #[inline]
     pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
@@ -54446,25 +56622,41 @@ impl<'a> MarketDataStatisticsRequest<'a> {
     pub fn security_list_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(39, 1465)
     }
-    t::comp!(instrument, slot = 40, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 286, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 298, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 324, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 325, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        related_instrument_grp, slot = 326, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
-    t::req_comp!(
-        md_statistic_req_grp, slot = 327, slots = 1, "MDStatisticReqGrp",
-        c::MdStatisticReqGrp
-    );
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(40, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(286, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(298, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(324, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(325, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(326, 1))
+    }
+    ///The `MDStatisticReqGrp` component (required).
+    #[inline]
+    pub fn md_statistic_req_grp(&self) -> c::MdStatisticReqGrp<'_, 'a> {
+        c::MdStatisticReqGrp(self.0.sub(327, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -54811,10 +57003,11 @@ t::message!(
     c::Trailer(341..),
 );
 impl<'a> MarketDataStatisticsReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`MDStatisticRptID` (2453), STRING, required.
     #[inline]
     pub fn md_statistic_rpt_id(&self) -> t::Req<v::FixStr<'a>> {
@@ -54837,7 +57030,11 @@ impl<'a> MarketDataStatisticsReport<'a> {
     pub fn unsolicited_indicator(&self) -> t::Opt<bool> {
         self.0.get(37, 325)
     }
-    t::comp!(parties, slot = 38, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(38, 1))
+    }
     ///`CustOrderCapacity` (582), INT.
     #[inline]
     pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
@@ -54888,25 +57085,41 @@ impl<'a> MarketDataStatisticsReport<'a> {
     pub fn currency_code_source(&self) -> t::Opt<e::CurrencyCodeSource<'a>> {
         self.0.get(48, 2897)
     }
-    t::comp!(instrument, slot = 49, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        instrument_extension, slot = 295, slots = 12, "InstrumentExtension",
-        c::InstrumentExtension
-    );
-    t::comp!(
-        financing_details, slot = 307, slots = 26, "FinancingDetails",
-        c::FinancingDetails
-    );
-    t::comp!(und_instrmt_grp, slot = 333, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-    t::comp!(instrmt_leg_grp, slot = 334, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-    t::comp!(
-        related_instrument_grp, slot = 335, slots = 1, "RelatedInstrumentGrp",
-        c::RelatedInstrumentGrp
-    );
-    t::req_comp!(
-        md_statistic_rpt_grp, slot = 336, slots = 1, "MDStatisticRptGrp",
-        c::MdStatisticRptGrp
-    );
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(49, 246))
+    }
+    ///The `InstrumentExtension` component.
+    #[inline]
+    pub fn instrument_extension(&self) -> c::InstrumentExtension<'_, 'a> {
+        c::InstrumentExtension(self.0.sub(295, 12))
+    }
+    ///The `FinancingDetails` component.
+    #[inline]
+    pub fn financing_details(&self) -> c::FinancingDetails<'_, 'a> {
+        c::FinancingDetails(self.0.sub(307, 26))
+    }
+    ///The `UndInstrmtGrp` component.
+    #[inline]
+    pub fn und_instrmt_grp(&self) -> c::UndInstrmtGrp<'_, 'a> {
+        c::UndInstrmtGrp(self.0.sub(333, 1))
+    }
+    ///The `InstrmtLegGrp` component.
+    #[inline]
+    pub fn instrmt_leg_grp(&self) -> c::InstrmtLegGrp<'_, 'a> {
+        c::InstrmtLegGrp(self.0.sub(334, 1))
+    }
+    ///The `RelatedInstrumentGrp` component.
+    #[inline]
+    pub fn related_instrument_grp(&self) -> c::RelatedInstrumentGrp<'_, 'a> {
+        c::RelatedInstrumentGrp(self.0.sub(335, 1))
+    }
+    ///The `MDStatisticRptGrp` component (required).
+    #[inline]
+    pub fn md_statistic_rpt_grp(&self) -> c::MdStatisticRptGrp<'_, 'a> {
+        c::MdStatisticRptGrp(self.0.sub(336, 1))
+    }
     ///`TransactTime` (60), UTCTIMESTAMP.
     #[inline]
     pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
@@ -55090,7 +57303,11 @@ impl<'a> CollateralReportAck<'a> {
     pub fn encoded_reject_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(36)
     }
-    t::comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(37, 1))
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -55195,10 +57412,11 @@ t::message!(
     MARKET_DATA_REPORT, header = c::Header(..30), trailer = c::Trailer(44..),
 );
 impl<'a> MarketDataReport<'a> {
-    t::comp!(
-        application_sequence_control, slot = 30, slots = 4, "ApplicationSequenceControl",
-        c::ApplicationSequenceControl
-    );
+    ///The `ApplicationSequenceControl` component.
+    #[inline]
+    pub fn application_sequence_control(&self) -> c::ApplicationSequenceControl<'_, 'a> {
+        c::ApplicationSequenceControl(self.0.sub(30, 4))
+    }
     ///`MDReportID` (963), INT.
     #[inline]
     pub fn md_report_id(&self) -> t::Opt<i64> {
@@ -55523,7 +57741,11 @@ impl<'a> CrossRequest<'a> {
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(32, 1300)
     }
-    t::req_comp!(instrument, slot = 33, slots = 246, "Instrument", c::Instrument);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(33, 246))
+    }
     ///`OrderQty` (38), QTY.
     #[inline]
     pub fn order_qty(&self) -> t::Opt<v::Decimal> {
@@ -55800,7 +58022,11 @@ impl<'a> CrossRequestAck<'a> {
     pub fn market_segment_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(32, 1300)
     }
-    t::req_comp!(instrument, slot = 33, slots = 246, "Instrument", c::Instrument);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(33, 246))
+    }
     ///`OrderQty` (38), QTY.
     #[inline]
     pub fn order_qty(&self) -> t::Opt<v::Decimal> {
@@ -55920,7 +58146,11 @@ impl<'a> AllocationInstructionAlertRequest<'a> {
     pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(33, 75)
     }
-    t::comp!(parties, slot = 34, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(34, 1))
+    }
 }
 /// Builds a `AllocationInstructionAlertRequest`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -56331,21 +58561,31 @@ impl<'a> TradeAggregationRequest<'a> {
     pub fn price_precision(&self) -> t::Opt<i64> {
         self.0.get(38, 2349)
     }
-    t::comp!(
-        order_aggregation_grp, slot = 39, slots = 1, "OrderAggregationGrp",
-        c::OrderAggregationGrp
-    );
-    t::comp!(
-        execution_aggregation_grp, slot = 40, slots = 1, "ExecutionAggregationGrp",
-        c::ExecutionAggregationGrp
-    );
+    ///The `OrderAggregationGrp` component.
+    #[inline]
+    pub fn order_aggregation_grp(&self) -> c::OrderAggregationGrp<'_, 'a> {
+        c::OrderAggregationGrp(self.0.sub(39, 1))
+    }
+    ///The `ExecutionAggregationGrp` component.
+    #[inline]
+    pub fn execution_aggregation_grp(&self) -> c::ExecutionAggregationGrp<'_, 'a> {
+        c::ExecutionAggregationGrp(self.0.sub(40, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(41, 1)
     }
-    t::req_comp!(instrument, slot = 42, slots = 246, "Instrument", c::Instrument);
-    t::comp!(parties, slot = 288, slots = 1, "Parties", c::Parties);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(42, 246))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(288, 1))
+    }
 }
 /// Builds a `TradeAggregationRequest`: [`TradeAggregationRequestBuilder::new`] (as does [`TradeAggregationRequest::builder`]) takes [`TradeAggregationRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -56691,7 +58931,11 @@ impl<'a> TradeAggregationReport<'a> {
     pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
         self.0.get(39, 64)
     }
-    t::comp!(instrument, slot = 40, slots = 246, "Instrument", c::Instrument);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(40, 246))
+    }
     ///`Side` (54), CHAR.
     #[inline]
     pub fn side(&self) -> t::Opt<e::Side> {
@@ -57097,16 +59341,31 @@ impl<'a> PayManagementReport<'a> {
     pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(46)
     }
-    t::comp!(instrument, slot = 47, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        related_trade_grp, slot = 293, slots = 1, "RelatedTradeGrp", c::RelatedTradeGrp
-    );
-    t::comp!(parties, slot = 294, slots = 1, "Parties", c::Parties);
-    t::req_comp!(
-        post_trade_payment, slot = 295, slots = 15, "PostTradePayment",
-        c::PostTradePayment
-    );
-    t::comp!(settl_details, slot = 310, slots = 1, "SettlDetails", c::SettlDetails);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(47, 246))
+    }
+    ///The `RelatedTradeGrp` component.
+    #[inline]
+    pub fn related_trade_grp(&self) -> c::RelatedTradeGrp<'_, 'a> {
+        c::RelatedTradeGrp(self.0.sub(293, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(294, 1))
+    }
+    ///The `PostTradePayment` component (required).
+    #[inline]
+    pub fn post_trade_payment(&self) -> c::PostTradePayment<'_, 'a> {
+        c::PostTradePayment(self.0.sub(295, 15))
+    }
+    ///The `SettlDetails` component.
+    #[inline]
+    pub fn settl_details(&self) -> c::SettlDetails<'_, 'a> {
+        c::SettlDetails(self.0.sub(310, 1))
+    }
 }
 /// Builds a `PayManagementReport`: [`PayManagementReportBuilder::new`] (as does [`PayManagementReport::builder`]) takes [`PayManagementReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -57585,16 +59844,31 @@ impl<'a> PayManagementRequest<'a> {
     pub fn encoded_text(&self) -> ::core::option::Option<&'a [u8]> {
         self.0.data(40)
     }
-    t::comp!(instrument, slot = 41, slots = 246, "Instrument", c::Instrument);
-    t::comp!(
-        related_trade_grp, slot = 287, slots = 1, "RelatedTradeGrp", c::RelatedTradeGrp
-    );
-    t::comp!(parties, slot = 288, slots = 1, "Parties", c::Parties);
-    t::req_comp!(
-        post_trade_payment, slot = 289, slots = 15, "PostTradePayment",
-        c::PostTradePayment
-    );
-    t::comp!(settl_details, slot = 304, slots = 1, "SettlDetails", c::SettlDetails);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(41, 246))
+    }
+    ///The `RelatedTradeGrp` component.
+    #[inline]
+    pub fn related_trade_grp(&self) -> c::RelatedTradeGrp<'_, 'a> {
+        c::RelatedTradeGrp(self.0.sub(287, 1))
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(288, 1))
+    }
+    ///The `PostTradePayment` component (required).
+    #[inline]
+    pub fn post_trade_payment(&self) -> c::PostTradePayment<'_, 'a> {
+        c::PostTradePayment(self.0.sub(289, 15))
+    }
+    ///The `SettlDetails` component.
+    #[inline]
+    pub fn settl_details(&self) -> c::SettlDetails<'_, 'a> {
+        c::SettlDetails(self.0.sub(304, 1))
+    }
 }
 /// Builds a `PayManagementRequest`: [`PayManagementRequestBuilder::new`] (as does [`PayManagementRequest::builder`]) takes [`PayManagementRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]

@@ -36,10 +36,11 @@ impl HeaderBuilder<'_> {
 t::block!(Trailer, doc = " The standard trailer, in every message.");
 t::block!(Outer, component = "Outer");
 impl<'v, 'a> Outer<'v, 'a> {
-    t::group!(
-        no_level1, slot = 0, tag = 5003, "NoLevel1", entry = OuterNoLevel1, slots = 3,
-        table = OUTER_NO_LEVEL1
-    );
+    ///The `NoLevel1` (5003) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_level1(&self) -> t::Entries<'a, OuterNoLevel1<'a>, 3> {
+        self.0.group(0, &OUTER_NO_LEVEL1)
+    }
 }
 /// Builds the `Outer` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -68,7 +69,11 @@ impl<'a> OuterNoLevel1<'a> {
     pub fn name(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(0, 5004)
     }
-    t::comp!(inner, slot = 1, slots = 2, "Inner", Inner);
+    ///The `Inner` component.
+    #[inline]
+    pub fn inner(&self) -> Inner<'_, 'a> {
+        Inner(self.0.sub(1, 2))
+    }
 }
 /// One field of a `NoLevel1` (5003) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -109,10 +114,11 @@ impl<'v, 'a> Inner<'v, 'a> {
     pub fn weird(&self) -> t::Opt<v::MultipleValueString<'a>> {
         self.0.get(0, 5005)
     }
-    t::group!(
-        no_level2, slot = 1, tag = 5006, "NoLevel2", entry = InnerNoLevel2, slots = 2,
-        table = INNER_NO_LEVEL2
-    );
+    ///The `NoLevel2` (5006) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_level2(&self) -> t::Entries<'a, InnerNoLevel2<'a>, 2> {
+        self.0.group(1, &INNER_NO_LEVEL2)
+    }
 }
 /// Builds the `Inner` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -143,10 +149,11 @@ impl<'a> InnerNoLevel2<'a> {
     pub fn name2(&self) -> t::Opt<v::TzTimestamp> {
         self.0.get(0, 5007)
     }
-    t::group!(
-        no_level3, slot = 1, tag = 5008, "NoLevel3", entry = InnerNoLevel2NoLevel3, slots
-        = 1, table = INNER_NO_LEVEL2_NO_LEVEL3
-    );
+    ///The `NoLevel3` (5008) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_level3(&self) -> t::Entries<'a, InnerNoLevel2NoLevel3<'a>, 1> {
+        self.0.group(1, &INNER_NO_LEVEL2_NO_LEVEL3)
+    }
 }
 /// One field of a `NoLevel2` (5006) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]

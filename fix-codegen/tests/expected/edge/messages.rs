@@ -57,7 +57,11 @@ impl<'a> Type<'a> {
     pub fn message_2(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(3, 5002)
     }
-    t::comp!(outer, slot = 4, slots = 1, "Outer", c::Outer);
+    ///The `Outer` component.
+    #[inline]
+    pub fn outer(&self) -> c::Outer<'_, 'a> {
+        c::Outer(self.0.sub(4, 1))
+    }
     ///`Flag` (5009), BOOLEAN.
     #[inline]
     pub fn flag(&self) -> t::Opt<bool> {

@@ -44,10 +44,11 @@ impl<'v, 'a> Header<'v, 'a> {
     pub fn sending_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(7, 52)
     }
-    t::group!(
-        no_hops, slot = 8, tag = 627, "NoHops", entry = HeaderNoHops, slots = 2, table =
-        HEADER_NO_HOPS
-    );
+    ///The `NoHops` (627) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_hops(&self) -> t::Entries<'a, HeaderNoHops<'a>, 2> {
+        self.0.group(8, &HEADER_NO_HOPS)
+    }
 }
 /// Builds the standard header: [`HeaderBuilder::new`] takes [`HeaderRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -179,10 +180,13 @@ impl<'v, 'a> Instrument<'v, 'a> {
     pub fn security_id_source(&self) -> t::Opt<e::SecurityIdSource<'a>> {
         self.0.get(2, 22)
     }
-    t::group!(
-        no_security_alt_id, slot = 3, tag = 454, "NoSecurityAltID", entry =
-        InstrumentNoSecurityAltId, slots = 2, table = INSTRUMENT_NO_SECURITY_ALT_ID
-    );
+    ///The `NoSecurityAltID` (454) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_security_alt_id(
+        &self,
+    ) -> t::Entries<'a, InstrumentNoSecurityAltId<'a>, 2> {
+        self.0.group(3, &INSTRUMENT_NO_SECURITY_ALT_ID)
+    }
     ///`SecurityType` (167), STRING.
     #[inline]
     pub fn security_type(&self) -> t::Opt<e::SecurityType<'a>> {
@@ -273,10 +277,11 @@ t::build!(
 );
 t::block!(Parties, component = "Parties");
 impl<'v, 'a> Parties<'v, 'a> {
-    t::group!(
-        no_party_ids, slot = 0, tag = 453, "NoPartyIDs", entry = PartiesNoPartyIds, slots
-        = 4, table = PARTIES_NO_PARTY_IDS
-    );
+    ///The `NoPartyIDs` (453) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_party_ids(&self) -> t::Entries<'a, PartiesNoPartyIds<'a>, 4> {
+        self.0.group(0, &PARTIES_NO_PARTY_IDS)
+    }
 }
 /// Builds the `Parties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -315,7 +320,11 @@ impl<'a> PartiesNoPartyIds<'a> {
     pub fn party_role(&self) -> t::Opt<e::PartyRole<'a>> {
         self.0.get(2, 452)
     }
-    t::comp!(ptys_sub_grp, slot = 3, slots = 1, "PtysSubGrp", PtysSubGrp);
+    ///The `PtysSubGrp` component.
+    #[inline]
+    pub fn ptys_sub_grp(&self) -> PtysSubGrp<'_, 'a> {
+        PtysSubGrp(self.0.sub(3, 1))
+    }
 }
 /// One field of a `NoPartyIDs` (453) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
@@ -357,10 +366,11 @@ t::build!(
 );
 t::block!(PtysSubGrp, component = "PtysSubGrp");
 impl<'v, 'a> PtysSubGrp<'v, 'a> {
-    t::group!(
-        no_party_sub_ids, slot = 0, tag = 802, "NoPartySubIDs", entry =
-        PtysSubGrpNoPartySubIds, slots = 2, table = PTYS_SUB_GRP_NO_PARTY_SUB_IDS
-    );
+    ///The `NoPartySubIDs` (802) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_party_sub_ids(&self) -> t::Entries<'a, PtysSubGrpNoPartySubIds<'a>, 2> {
+        self.0.group(0, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)
+    }
 }
 /// Builds the `PtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]

@@ -181,13 +181,21 @@ impl<'a> NewOrderSingle<'a> {
     pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
         self.0.req(9, 11)
     }
-    t::comp!(parties, slot = 10, slots = 1, "Parties", c::Parties);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(10, 1))
+    }
     ///`Account` (1), STRING.
     #[inline]
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(11, 1)
     }
-    t::req_comp!(instrument, slot = 12, slots = 5, "Instrument", c::Instrument);
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(12, 5))
+    }
     ///`Side` (54), CHAR, required.
     #[inline]
     pub fn side(&self) -> t::Req<e::Side> {
@@ -198,7 +206,11 @@ impl<'a> NewOrderSingle<'a> {
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
         self.0.req(18, 60)
     }
-    t::req_comp!(order_qty_data, slot = 19, slots = 2, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component (required).
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(19, 2))
+    }
     ///`OrdType` (40), CHAR, required.
     #[inline]
     pub fn ord_type(&self) -> t::Req<e::OrdType> {
@@ -357,14 +369,26 @@ impl<'a> ExecutionReport<'a> {
     pub fn ord_status(&self) -> t::Req<e::OrdStatus> {
         self.0.req(13, 39)
     }
-    t::comp!(parties, slot = 14, slots = 1, "Parties", c::Parties);
-    t::req_comp!(instrument, slot = 15, slots = 5, "Instrument", c::Instrument);
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(14, 1))
+    }
+    ///The `Instrument` component (required).
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(15, 5))
+    }
     ///`Side` (54), CHAR, required.
     #[inline]
     pub fn side(&self) -> t::Req<e::Side> {
         self.0.req(20, 54)
     }
-    t::comp!(order_qty_data, slot = 21, slots = 2, "OrderQtyData", c::OrderQtyData);
+    ///The `OrderQtyData` component.
+    #[inline]
+    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
+        c::OrderQtyData(self.0.sub(21, 2))
+    }
     ///`LastQty` (32), QTY.
     #[inline]
     pub fn last_qty(&self) -> t::Opt<v::Decimal> {
@@ -390,11 +414,13 @@ impl<'a> ExecutionReport<'a> {
     pub fn avg_px(&self) -> t::Req<v::Decimal> {
         self.0.req(27, 6)
     }
-    t::group!(
-        no_contra_brokers, slot = 28, tag = 382, "NoContraBrokers", entry =
-        ExecutionReportNoContraBrokers, slots = 2, table =
-        EXECUTION_REPORT_NO_CONTRA_BROKERS
-    );
+    ///The `NoContraBrokers` (382) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_contra_brokers(
+        &self,
+    ) -> t::Entries<'a, ExecutionReportNoContraBrokers<'a>, 2> {
+        self.0.group(28, &EXECUTION_REPORT_NO_CONTRA_BROKERS)
+    }
     ///`Text` (58), STRING.
     #[inline]
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
@@ -586,11 +612,13 @@ impl<'a> MarketDataIncrementalRefresh<'a> {
     pub fn md_req_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(9, 262)
     }
-    t::req_group!(
-        no_md_entries, slot = 10, tag = 268, "NoMDEntries", entry =
-        MarketDataIncrementalRefreshNoMdEntries, slots = 12, table =
-        MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES
-    );
+    ///The `NoMDEntries` (268) repeating group, required: its entries in wire order.
+    #[inline]
+    pub fn no_md_entries(
+        &self,
+    ) -> t::Entries<'a, MarketDataIncrementalRefreshNoMdEntries<'a>, 12> {
+        self.0.group(10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES)
+    }
 }
 /// Builds a `MarketDataIncrementalRefresh`: [`MarketDataIncrementalRefreshBuilder::new`] (as does [`MarketDataIncrementalRefresh::builder`]) takes [`MarketDataIncrementalRefreshRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
@@ -651,7 +679,11 @@ impl<'a> MarketDataIncrementalRefreshNoMdEntries<'a> {
     pub fn md_entry_id(&self) -> t::Opt<v::FixStr<'a>> {
         self.0.get(2, 278)
     }
-    t::comp!(instrument, slot = 3, slots = 5, "Instrument", c::Instrument);
+    ///The `Instrument` component.
+    #[inline]
+    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
+        c::Instrument(self.0.sub(3, 5))
+    }
     ///`MDEntryPx` (270), PRICE.
     #[inline]
     pub fn md_entry_px(&self) -> t::Opt<v::Decimal> {
@@ -662,12 +694,26 @@ impl<'a> MarketDataIncrementalRefreshNoMdEntries<'a> {
     pub fn md_entry_size(&self) -> t::Opt<v::Decimal> {
         self.0.get(9, 271)
     }
-    t::group!(
-        no_quote_conditions, slot = 10, tag = 267, "NoQuoteConditions", entry =
-        MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions, slots = 1, table =
-        MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS
-    );
-    t::comp!(parties, slot = 11, slots = 1, "Parties", c::Parties);
+    ///The `NoQuoteConditions` (267) repeating group: its entries in wire order.
+    #[inline]
+    pub fn no_quote_conditions(
+        &self,
+    ) -> t::Entries<
+        'a,
+        MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a>,
+        1,
+    > {
+        self.0
+            .group(
+                10,
+                &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS,
+            )
+    }
+    ///The `Parties` component.
+    #[inline]
+    pub fn parties(&self) -> c::Parties<'_, 'a> {
+        c::Parties(self.0.sub(11, 1))
+    }
 }
 /// One field of a `NoMDEntries` (268) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
 #[derive(Copy, Debug)]
