@@ -509,6 +509,127 @@ async fn the_standby_serves_when_the_active_engine_stops_or_loses_its_database()
     }
 }
 
+/// A Logon from `C1` to `EXEC` with MsgSeqNum `seq` and, when given,
+/// NextExpectedMsgSeqNum (789), sent to `port` by a raw client; what came
+/// back before the connection closed (10 s at most).
+async fn raw_logon(port: u16, seq: u64, next_expected: Option<u64>) -> String {
+    let now = fix_session::time::format_timestamp(std::time::SystemTime::now());
+    let now = std::str::from_utf8(&now).unwrap();
+    let expected = next_expected.map_or(String::new(), |n| format!("789={n}\x01"));
+    let logon = fix_test_support::naive::build(
+        format!("35=A\x0134={seq}\x0149=C1\x0152={now}\x0156=EXEC\x0198=0\x01108=30\x01{expected}")
+            .as_bytes(),
+    );
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    stream.write_all(&logon).await.unwrap();
+    let mut got = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut got)).await;
+    assert!(read.is_ok(), "the standby kept the connection open");
+    String::from_utf8_lossy(&got).replace('\x01', "|")
+}
+
+/// Issue 38's standby that says so: a Logon to the standby whose
+/// NextExpectedMsgSeqNum is the session's next sender number is answered
+/// with a Logout under that number, naming why; the number is taken from
+/// the engine that holds the session, whose next write of it fails, so
+/// that its connection ends and starts again after the Logout (gap-filled)
+/// with every order answered once. A Logon without 789, or with another
+/// number, is refused by closing the connection, at no number's cost.
+#[tokio::test]
+async fn a_standby_answers_a_logon_that_holds_every_message_with_a_logout() {
+    if std::env::var(ROLE).is_ok() {
+        return;
+    }
+    let Some(pg) = PgServer::start_or_skip("standby-logout") else {
+        return;
+    };
+    let dir = TestDir::new("standby-logout");
+    let record = dir.join("record");
+    let (_a, port_a) = Acceptor::listening_on(&pg, "engine-a", &record).await;
+    let (_b, port_b) = Acceptor::listening_on(&pg, "engine-b", &record).await;
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let session = initiator("C1", "EXEC", port_a)
+        .heart_bt_int(1)
+        .reconnect_interval(Duration::from_millis(500))
+        .logon_timeout(Duration::from_secs(2));
+    let ini = start([session], &tx, false).await;
+    let handle = ini.session(&initiator_id()).unwrap();
+    tokio::time::timeout(Duration::from_secs(20), handle.wait_for(State::LoggedOn))
+        .await
+        .expect("logged on to engine-a");
+    let ids: Vec<String> = (0..6).map(|i| format!("S-{i}")).collect();
+    let mut seen = HashMap::new();
+    for id in &ids[..3] {
+        handle.send(b"D", &order(id)).unwrap();
+    }
+    answered(&mut rx, &mut seen, &ids[..3], 20).await;
+    // Quiet (Heartbeats aside): the numbers as engine-a stored them.
+    let numbers = || {
+        let row = pg
+            .psql("SELECT next_sender FROM fix_sessions WHERE session_key = 'FIX.4.4-EXEC-C1'")
+            .unwrap();
+        row.trim().parse::<u64>().unwrap()
+    };
+
+    let closed = raw_logon(port_b, 1000, None).await;
+    assert_eq!(closed, "", "no 789: closed with no answer");
+    let next = numbers();
+    let closed = raw_logon(port_b, 1000, Some(next + 5)).await;
+    assert_eq!(closed, "", "789 not the next number: closed with no answer");
+    // The Logout takes the number as it is now (a Heartbeat of engine-a's
+    // may move it between the read and the Logon: then it is refused).
+    let mut tries = 0..20;
+    let (answer, taken) = loop {
+        assert!(tries.next().is_some(), "no Logout from the standby");
+        let next = numbers();
+        let answer = raw_logon(port_b, 1000, Some(next)).await;
+        if !answer.is_empty() {
+            break (answer, next);
+        }
+    };
+    assert!(answer.contains("|35=5|"), "a Logout: {answer}");
+    assert!(
+        answer.contains(&format!("|34={taken}|")),
+        "under {taken}: {answer}"
+    );
+    assert!(
+        answer.contains("58=Session is active on another engine"),
+        "naming why: {answer}"
+    );
+    let stored = pg
+        .psql(&format!("SELECT convert_from(m.message, 'SQL_ASCII') FROM fix_batches b, fix_batch_messages(b.bytes, b.valid_below) m WHERE b.session_key = 'FIX.4.4-EXEC-C1' AND m.seq = {taken}"))
+        .unwrap();
+    assert!(
+        stored.contains("\x0135=5\x01") && stored.contains("Session is active"),
+        "stored: {stored:?}"
+    );
+
+    // Engine-a's next write of that number fails: its connection ends and
+    // starts again; the orders before and after are each answered once.
+    for id in &ids[3..] {
+        handle.send(b"D", &order(id)).unwrap();
+    }
+    answered(&mut rx, &mut seen, &ids, 30).await;
+    for id in &ids {
+        let answers = seen.get(&format!("R-{id}"));
+        assert_eq!(answers.map(BTreeSet::len), Some(1), "{id}: {answers:?}");
+        assert!(
+            !answers.unwrap().contains(&taken),
+            "{id} answered under the Logout's number"
+        );
+    }
+    // Engine-a's next message after the Logout is its Logon of a new
+    // connection: what it was writing under the number was never stored.
+    let after = pg
+        .psql(&format!("SELECT convert_from(m.message, 'SQL_ASCII') FROM fix_batches b, fix_batch_messages(b.bytes, b.valid_below) m WHERE b.session_key = 'FIX.4.4-EXEC-C1' AND m.seq = {}", taken + 1))
+        .unwrap();
+    assert!(
+        after.contains("\x0135=A\x01"),
+        "after the Logout: {after:?}"
+    );
+    ini.shutdown(Duration::from_secs(2)).await.unwrap();
+}
+
 /// SIGKILL of the active engine mid-burst, `FIX_ENGINE_FAILOVER_RUNS` times
 /// (20): every order through exactly once, served by the standby.
 #[tokio::test]

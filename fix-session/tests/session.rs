@@ -505,3 +505,77 @@ fn a_logon_whose_added_field_is_malformed_is_not_sent() {
     assert!(init.output().is_empty());
     assert_eq!(init.store().next_sender_seq(), 1, "never numbered");
 }
+
+/// A Logon from CLIENT with MsgSeqNum `seq` and NextExpectedMsgSeqNum `next`.
+fn logon_expecting(seq: u64, next: u64) -> Vec<u8> {
+    msg(&[
+        (35, "A"),
+        (34, &seq.to_string()),
+        (49, "CLIENT"),
+        (52, "20260921-14:13:20"),
+        (56, "BROKER"),
+        (98, "0"),
+        (108, "30"),
+        (789, &next.to_string()),
+    ])
+}
+
+/// A Logon whose NextExpectedMsgSeqNum (789) is below the next sender number
+/// is answered, then the messages from it on are sent again (PossDupFlag=Y,
+/// admin messages gap-filled), unasked: QuickFIX with
+/// `SendNextExpectedMsgSeqNum=Y` waits for them instead of asking.
+#[test]
+fn a_logon_s_next_expected_number_has_the_messages_from_it_sent_again() {
+    let mut p = Pair::logged_on();
+    for i in 0..3 {
+        let body =
+            format!("11=LOST{i}\x0121=1\x0155=X\x0154=1\x0160=20260921-14:13:20\x0140=1\x01");
+        p.acc.send(p.now, b"D", body.as_bytes(), &mut p.aa).unwrap();
+    }
+    // Lost with the connection: the acceptor sent 2, 3 and 4.
+    let n = p.acc.output().len();
+    p.acc.consume_output(n);
+    p.acc.disconnected(p.now, &mut p.aa).unwrap();
+    p.acc.connected(p.now, &mut p.aa).unwrap();
+    p.acc
+        .handle_bytes(p.now, &logon_expecting(2, 2), &mut p.aa)
+        .unwrap();
+    let out = split(p.acc.output());
+    let kinds: Vec<(String, String, Option<String>)> = out
+        .iter()
+        .map(|m| (get(m, 35).unwrap(), get(m, 34).unwrap(), get(m, 43)))
+        .collect();
+    let y = Some("Y".to_owned());
+    assert_eq!(
+        kinds,
+        [
+            ("A".into(), "5".into(), None),
+            ("D".into(), "2".into(), y.clone()),
+            ("D".into(), "3".into(), y.clone()),
+            ("D".into(), "4".into(), y),
+        ]
+    );
+    assert_eq!(get(&out[1], 11).as_deref(), Some("LOST0"));
+    assert_eq!(p.acc.state(), State::LoggedOn);
+}
+
+/// A NextExpectedMsgSeqNum above the next sender number counts messages
+/// never sent: the Logon is refused with a Logout saying so, as QuickFIX's.
+#[test]
+fn a_logon_expecting_a_number_never_sent_is_refused() {
+    let mut p = Pair::logged_on();
+    p.acc.disconnected(p.now, &mut p.aa).unwrap();
+    p.acc.connected(p.now, &mut p.aa).unwrap();
+    p.acc
+        .handle_bytes(p.now, &logon_expecting(2, 9), &mut p.aa)
+        .unwrap();
+    let out = split(p.acc.output());
+    assert_eq!(out.len(), 1);
+    assert_eq!(get(&out[0], 35).as_deref(), Some("5"));
+    assert_eq!(
+        get(&out[0], 58).as_deref(),
+        Some("NextExpectedMsgSeqNum too high, expecting 2 but received 9")
+    );
+    assert!(p.acc.wants_disconnect());
+    assert_ne!(p.acc.state(), State::LoggedOn);
+}

@@ -22,6 +22,9 @@ pub(crate) struct BatchParams {
 #[derive(Debug)]
 pub(crate) struct BatchData {
     pub(crate) params: BatchParams,
+    /// The sender number the database has before this batch (the last
+    /// batch's): the batch is written only from it.
+    pub(crate) prev_sender: i64,
     pub(crate) next_sender: i64,
     pub(crate) next_target: i64,
     pub(crate) drop_from: Option<i64>,
@@ -63,11 +66,13 @@ impl Pending {
         self.numbers_changed = true;
     }
 
-    /// Empties the buffer into a batch with the numbers as they are now.
-    pub(crate) fn take(&mut self, params: BatchParams, next: (u64, u64)) -> BatchData {
+    /// Empties the buffer into a batch from sender number `prev` (the
+    /// last batch's) to the numbers as they are now.
+    pub(crate) fn take(&mut self, params: BatchParams, prev: u64, next: (u64, u64)) -> BatchData {
         let taken = std::mem::take(self);
         BatchData {
             params,
+            prev_sender: crate::seq::to_db(prev),
             next_sender: crate::seq::to_db(next.0),
             next_target: crate::seq::to_db(next.1),
             drop_from: taken.drop_from.map(crate::seq::to_db),
@@ -82,6 +87,9 @@ impl Pending {
 pub(crate) enum Outcome {
     Committed,
     Fenced,
+    /// The lease holds, but a standby took the sender number the batch was
+    /// written from: the database's next sender number now.
+    NumberTaken(i64),
     Failed(String),
 }
 
@@ -94,6 +102,10 @@ impl Outcome {
                 session: params.key.clone(),
                 owner: None,
                 epoch: params.epoch as u64,
+            }),
+            Outcome::NumberTaken(next) => Err(StoreError::NumberTaken {
+                session: params.key.clone(),
+                next_sender: crate::seq::from_db(next),
             }),
             Outcome::Failed(why) => Err(StoreError::Database {
                 op: "commit a batch",

@@ -109,10 +109,12 @@ pub(crate) async fn release(
     Ok(())
 }
 
-/// The fenced update of the numbers, shared by the batch statements.
+/// The fenced update of the numbers, shared by the batch statements: under
+/// the lease, and from the sender number the store's last batch left ($7),
+/// which a standby may have taken for its Logout ([`take_as_standby`]).
 const FENCED_UPDATE: &str = "UPDATE fix_sessions SET next_sender = $4, next_target = $5
      WHERE session_key = $1 AND owner = $2 AND epoch = $3 AND generation = $6
-       AND lease_expiry > now()
+       AND lease_expiry > now() AND next_sender = $7
      RETURNING session_key, generation";
 
 /// A bigint's place in FIX order, in SQL: `x # ORDER` (the sign bit
@@ -130,7 +132,7 @@ pub(crate) async fn prepare_insert(client: &Client) -> Result<Statement, DbError
         "WITH s AS ({FENCED_UPDATE}),
          b AS (INSERT INTO fix_batches (session_key, generation, first_seq, last_seq, bytes)
                SELECT s.session_key, s.generation, u.first_seq, u.last_seq, u.bytes
-               FROM s, unnest($7::bigint[], $8::bigint[], $9::bytea[])
+               FROM s, unnest($8::bigint[], $9::bigint[], $10::bytea[])
                     AS u(first_seq, last_seq, bytes))
          SELECT count(*) FROM s"
     );
@@ -145,14 +147,17 @@ pub(crate) async fn commit(
     b: Arc<BatchData>,
 ) -> Result<bool, DbError> {
     let Some(drop_from) = b.drop_from else {
-        return insert(&*client, insert_batch, &b).await;
+        return insert(&*client, insert_batch, &b, b.prev_sender).await;
     };
     // Rare (the sender number set below stored messages): the drop and the
     // messages stored again under the same numbers need two statements (a
     // statement's insert would meet the rows its own delete removes), so
     // one transaction, still one commit.
     let tx = client.transaction().await?;
-    if !drop_stored(&tx, &b, drop_from).await? || !insert(&tx, insert_batch, &b).await? {
+    // The insert's update runs after the drop's, from the numbers it set.
+    if !drop_stored(&tx, &b, drop_from).await?
+        || !insert(&tx, insert_batch, &b, b.next_sender).await?
+    {
         return Ok(false);
     }
     tx.commit().await?;
@@ -174,12 +179,12 @@ async fn drop_stored(
         "WITH s AS ({FENCED_UPDATE}),
          d AS (DELETE FROM fix_batches b USING s
                WHERE b.session_key = s.session_key AND b.generation = s.generation
-                 AND (b.first_seq # {ORDER}) >= ($7::bigint # {ORDER})),
-         v AS (UPDATE fix_batches b SET valid_below = least(b.valid_below, $7::bigint)
+                 AND (b.first_seq # {ORDER}) >= ($8::bigint # {ORDER})),
+         v AS (UPDATE fix_batches b SET valid_below = least(b.valid_below, $8::bigint)
                FROM s
                WHERE b.session_key = s.session_key AND b.generation = s.generation
-                 AND (b.first_seq # {ORDER}) < ($7::bigint # {ORDER})
-                 AND (b.last_seq # {ORDER}) >= ($7::bigint # {ORDER}))
+                 AND (b.first_seq # {ORDER}) < ($8::bigint # {ORDER})
+                 AND (b.last_seq # {ORDER}) >= ($8::bigint # {ORDER}))
          SELECT count(*) FROM s"
     );
     let p = &b.params;
@@ -193,6 +198,7 @@ async fn drop_stored(
                 &b.next_sender,
                 &b.next_target,
                 &p.generation,
+                &b.prev_sender,
                 &drop_from,
             ],
         )
@@ -204,6 +210,7 @@ async fn insert(
     client: &impl tokio_postgres::GenericClient,
     insert_batch: &Statement,
     b: &BatchData,
+    prev_sender: i64,
 ) -> Result<bool, DbError> {
     let rows = b.rows();
     let firsts: Vec<i64> = rows.iter().map(|r| r.first).collect();
@@ -220,11 +227,54 @@ async fn insert(
                 &b.next_sender,
                 &b.next_target,
                 &p.generation,
+                &prev_sender,
                 &firsts,
                 &lasts,
                 &bytes,
             ],
         )
+        .await?;
+    Ok(row.get::<_, i64>(0) == 1)
+}
+
+/// Why a batch's fenced update matched no row, when the lease is still
+/// this store's: `Some(next_sender)`, the number as the database has it,
+/// which a standby moved on from the batch's `prev_sender`; `None` when the
+/// lease is gone (fenced).
+pub(crate) async fn number_taken(client: &Client, b: &BatchData) -> Result<Option<i64>, DbError> {
+    let p = &b.params;
+    let row = client
+        .query_opt(
+            "SELECT next_sender FROM fix_sessions
+             WHERE session_key = $1 AND owner = $2 AND epoch = $3 AND generation = $4
+               AND lease_expiry > now() AND next_sender <> $5",
+            &[&p.key, &p.node, &p.epoch, &p.generation, &b.prev_sender],
+        )
+        .await?;
+    Ok(row.map(|r| r.get(0)))
+}
+
+/// A standby's one write: takes sender number `seq` (a bigint) for a
+/// message (its Logout, laid out as one row), only while it is the
+/// session's next sender number and another engine holds a live lease
+/// (a free lease is taken, not written around). `false`: not taken.
+pub(crate) async fn take_as_standby(
+    client: &Client,
+    key: &str,
+    node: &str,
+    row: &crate::layout::Row,
+    next: i64,
+) -> Result<bool, DbError> {
+    let sql = "WITH s AS (
+            UPDATE fix_sessions SET next_sender = $5
+            WHERE session_key = $1 AND next_sender = $3
+              AND owner IS DISTINCT FROM $2 AND lease_expiry > now()
+            RETURNING session_key, generation),
+         b AS (INSERT INTO fix_batches (session_key, generation, first_seq, last_seq, bytes)
+               SELECT s.session_key, s.generation, $3, $3, $4 FROM s)
+         SELECT count(*) FROM s";
+    let row = client
+        .query_one(sql, &[&key, &node, &row.first, &row.bytes, &next])
         .await?;
     Ok(row.get::<_, i64>(0) == 1)
 }

@@ -57,6 +57,9 @@ pub struct PostgresStore {
     created: SystemTime,
     next_sender: u64,
     next_target: u64,
+    /// The sender number the database has once the batches taken so far
+    /// are committed: the next batch is written from it.
+    stored_sender: u64,
     pending: Pending,
     in_flight: Option<InFlight>,
     jobs: u64,
@@ -98,6 +101,7 @@ impl PostgresStore {
             created: now,
             next_sender: 1,
             next_target: 1,
+            stored_sender: 1,
             pending: Pending::default(),
             in_flight: None,
             jobs: 0,
@@ -162,6 +166,7 @@ impl PostgresStore {
         self.created = SystemTime::UNIX_EPOCH + Duration::from_nanos(row.creation_ns as u64);
         self.next_sender = from_db(row.next_sender);
         self.next_target = from_db(row.next_target);
+        self.stored_sender = self.next_sender;
         self.pending = Pending::default();
         self.in_flight = None;
         self.answer = None;
@@ -260,8 +265,17 @@ impl PostgresStore {
         }
     }
 
+    /// Empties the buffer into a batch written under `epoch`, from the
+    /// sender number the last batch left.
+    fn take_pending(&mut self, epoch: i64) -> crate::batch::BatchData {
+        let prev = std::mem::replace(&mut self.stored_sender, self.next_sender);
+        let next = (self.next_sender, self.next_target);
+        self.pending.take(self.params(epoch), prev, next)
+    }
+
     /// Takes a job's failure as the store's error, and poisons the store: a
-    /// fenced batch loses the lease with it.
+    /// fenced batch loses the lease with it (a batch a standby's Logout
+    /// overtook keeps it: a refresh reads the numbers as stored).
     fn failed(&mut self, error: StoreError) -> StoreError {
         if matches!(error, StoreError::Fenced { .. }) {
             self.poisoned = Some(Poison::Fenced);
@@ -283,9 +297,7 @@ impl PostgresStore {
         if self.pending.is_empty() {
             return Ok(());
         }
-        let data = self
-            .pending
-            .take(self.params(epoch), (self.next_sender, self.next_target));
+        let data = self.take_pending(epoch);
         let job = BatchJob::start(self.sender()?, data);
         use fix_session::store::Durable;
         job.make_durable().map_err(|e| self.failed(e))
@@ -635,9 +647,7 @@ impl MessageStore for PostgresStore {
         if self.in_flight.is_some() || self.pending.is_empty() {
             return Ok(None);
         }
-        let data = self
-            .pending
-            .take(self.params(epoch), (self.next_sender, self.next_target));
+        let data = self.take_pending(epoch);
         let job = Arc::new(BatchJob::start(self.sender()?, data));
         self.jobs += 1;
         self.in_flight = Some(InFlight {
@@ -685,6 +695,31 @@ impl MessageStore for PostgresStore {
             }
             None => self.take_again(),
         }
+    }
+
+    fn standby(&self) -> Option<StoreError> {
+        self.epoch.is_none().then(|| StoreError::LeaseStandby {
+            session: self.key.clone(),
+            owner: self.owner_seen.clone(),
+        })
+    }
+
+    /// Takes `seq` in the database for `message`, while another engine
+    /// holds a live lease and `seq` is the session's next sender number
+    /// there; the holder's next batch, written from `seq`, then fails
+    /// ([`StoreError::NumberTaken`]). A holder takes nothing this way.
+    fn take_as_standby(&mut self, seq: u64, message: &[u8]) -> Result<bool, StoreError> {
+        check_seq(seq)?;
+        if self.epoch.is_some() || seq == u64::MAX || message.len() > fix_session::MAX_MESSAGE_LEN {
+            return Ok(false);
+        }
+        let Some(row) = layout::encode([(seq, message)]).pop() else {
+            return Ok(false);
+        };
+        let next = crate::seq::to_db(seq + 1);
+        self.call("take a number for a standby's Logout", |reply| {
+            Request::TakeAsStandby { row, next, reply }
+        })
     }
 }
 

@@ -58,6 +58,12 @@ pub(crate) enum Request {
         page: Page,
         reply: Reply<Vec<StoredRow>>,
     },
+    /// A standby's Logout under the session's next sender number.
+    TakeAsStandby {
+        row: crate::layout::Row,
+        next: i64,
+        reply: Reply<bool>,
+    },
     /// The store is dropped: the thread ends, whoever else still holds a
     /// sender (a batch job the store kept, say).
     Stop,
@@ -252,10 +258,13 @@ impl Worker {
             Request::Commit { data, commit } => {
                 let r = timeout(limit, self.commit(data)).await;
                 commit.end(match self.settle(r, limit) {
-                    Ok(true) => Outcome::Committed,
-                    Ok(false) => Outcome::Fenced,
+                    Ok(outcome) => outcome,
                     Err(e) => Outcome::Failed(e.to_string()),
                 });
+            }
+            Request::TakeAsStandby { row, next, reply } => {
+                let r = timeout(limit, self.take_as_standby(row, next)).await;
+                let _ = reply.send(self.settle(r, limit));
             }
             Request::Reset {
                 epoch,
@@ -330,16 +339,34 @@ impl Worker {
         released
     }
 
-    /// `false` (fenced, nothing written) when the lease's connection is gone.
-    async fn commit(&mut self, data: Arc<BatchData>) -> Result<bool, DbError> {
+    /// Fenced (nothing written) when the lease's connection is gone; a
+    /// batch the lease let through but the numbers did not was overtaken by
+    /// a standby's Logout.
+    async fn commit(&mut self, data: Arc<BatchData>) -> Result<Outcome, DbError> {
         // No statement, no connection: no lease either.
         let Some(insert_batch) = self.insert_batch.clone() else {
-            return Ok(false);
+            return Ok(Outcome::Fenced);
         };
-        match self.lease_client() {
-            Some(client) => sql::commit(client, &insert_batch, data).await,
-            None => Ok(false),
+        let Some(client) = self.lease_client() else {
+            return Ok(Outcome::Fenced);
+        };
+        if sql::commit(client, &insert_batch, data.clone()).await? {
+            return Ok(Outcome::Committed);
         }
+        let client = self.lease_client().ok_or("the connection was lost")?;
+        Ok(match sql::number_taken(client, &data).await? {
+            Some(next) => Outcome::NumberTaken(next),
+            None => Outcome::Fenced,
+        })
+    }
+
+    async fn take_as_standby(
+        &mut self,
+        row: crate::layout::Row,
+        next: i64,
+    ) -> Result<bool, DbError> {
+        let (key, node) = (self.key.clone(), self.node.clone());
+        sql::take_as_standby(self.any_client().await?, &key, &node, &row, next).await
     }
 
     async fn reset(&mut self, epoch: i64, creation_ns: i64) -> Result<Option<i64>, DbError> {

@@ -97,6 +97,57 @@ fn a_lapsed_lease_fences_the_old_holder_and_numbers_go_on() {
     assert_eq!(tags, [0, 0, 0, 0, 0, 1, 1]);
 }
 
+/// A standby takes the session's next sender number for its Logout only
+/// while it is the number the holder stored last; the holder's batch from
+/// that number then fails as `NumberTaken`, keeping the lease, and its
+/// refresh carries on after the Logout, which a resend reads (and
+/// gap-fills) like any stored message.
+#[test]
+fn a_standby_takes_the_next_number_and_the_holder_carries_on_after_it() {
+    let Some(pg) = PgServer::start_or_skip("standby-take") else {
+        return;
+    };
+    let lease = Duration::from_secs(30);
+    let mut a = open(&pg, "node-a", "standby-take", lease);
+    let mut b = open(&pg, "node-b", "standby-take", lease);
+    assert!(a.standby().is_none());
+    assert!(matches!(b.standby(), Some(StoreError::LeaseStandby { .. })));
+    batch(&mut a, 1..=3, 0).unwrap();
+    // A number other than the next is not taken, nor is one by the holder.
+    assert!(!b.take_as_standby(3, b"35=5 late").unwrap());
+    assert!(!b.take_as_standby(5, b"35=5 early").unwrap());
+    assert!(!a.take_as_standby(4, b"35=5 holder").unwrap());
+    assert!(b.take_as_standby(4, b"35=5 standby").unwrap());
+    // Taken once: the number has moved on.
+    assert!(!b.take_as_standby(4, b"35=5 again").unwrap());
+
+    // The holder, which had not seen it, writes from 4: refused whole.
+    let err = batch(&mut a, 4..=5, 0).unwrap_err();
+    assert!(
+        matches!(err, StoreError::NumberTaken { next_sender: 5, .. }),
+        "{err:?}"
+    );
+    assert!(
+        a.epoch().is_some(),
+        "a standby's Logout does not fence the holder"
+    );
+    assert!(
+        a.store(6, &message(6, 0)).is_err(),
+        "poisoned until a refresh"
+    );
+    a.refresh().unwrap();
+    assert_eq!(a.next_sender_seq(), 5);
+    batch(&mut a, 5..=6, 0).unwrap();
+    let all = read_all(&mut a, 1, u64::MAX, ChunkLimit::default());
+    let seqs: Vec<u64> = all.iter().map(|(s, _)| *s).collect();
+    assert_eq!(seqs, [1, 2, 3, 4, 5, 6]);
+    assert_eq!(all[3].1, b"35=5 standby");
+    assert_eq!(all[4].1, message(5, 0));
+    // A free lease is taken, not written around.
+    drop(a);
+    assert!(!b.take_as_standby(7, b"35=5 free").unwrap());
+}
+
 /// A batch the server's lease check refuses (another engine took the lease
 /// while this store's local deadline still ran: its clock, say, or a take
 /// by hand) ends its job as `StoreError::Fenced`, the store's own error, and

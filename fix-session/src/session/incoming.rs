@@ -316,6 +316,37 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         Ok(())
     }
 
+    /// A checked Logon to a standby (another engine holds the session). When
+    /// the Logon says the counterparty holds every message stored (its
+    /// NextExpectedMsgSeqNum, 789, is the session's next sender number, and
+    /// it asks no reset), it is answered with a Logout under that number,
+    /// which the store takes from the engine holding the session, so that
+    /// the counterparty's count and the store's agree. Otherwise the
+    /// connection is closed with no answer, which costs no number: a Logout
+    /// under any other number would be counted as the next the counterparty
+    /// expects and lose a message it has yet to receive
+    /// (docs/high-availability.md).
+    fn refuse_as_standby(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        why: crate::StoreError,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        self.events.push(Event::LogonRefused {
+            reason: why.to_string(),
+        });
+        let expected = seq_field(msg, 789).filter(|_| msg.get(141) != Some(b"Y"));
+        let Some(expected) = expected else {
+            return Err(why.into());
+        };
+        if !self.send_standby_logout(now, expected, STANDBY_TEXT, app)? {
+            return Err(why.into());
+        }
+        self.want_disconnect(Why::LogonRefused);
+        Ok(())
+    }
+
     /// A PossDupFlag=Y message with a number already seen: ignored, unless its
     /// OrigSendingTime is missing or later than its SendingTime.
     fn possible_duplicate(
@@ -485,12 +516,49 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let Some(hb) = self.check_logon(now, msg, seq, app)? else {
             return Ok(());
         };
+        if let Some(why) = self.store.standby() {
+            return self.refuse_as_standby(now, msg, why, app);
+        }
+        let Some(retransmit) = self.check_next_expected(now, msg, app)? else {
+            return Ok(());
+        };
         let reset = msg.get(141) == Some(b"Y");
         self.adopt_logon_reset_and_heartbeat(now, reset, hb)?;
         if let Sequence::Done = self.check_sequence(now, msg, seq, false, true, app)? {
             return Ok(());
         }
-        self.complete_logon(now, seq, reset, app)
+        self.complete_logon(now, seq, reset, app)?;
+        if let Some((begin, end)) = retransmit {
+            self.events.push(Event::ResendServed { begin, end });
+            self.serve_resend(now, begin, end, app)?;
+        }
+        Ok(())
+    }
+
+    /// A Logon's NextExpectedMsgSeqNum (789), as QuickFIX's nextLogon reads
+    /// it: above the next sender number, the Logon is refused (the
+    /// counterparty counts messages never sent); below it, the messages
+    /// from it to the last sent are retransmitted once the Logon is
+    /// answered (`Some(Some(range))`), as the counterparty waits for them
+    /// rather than asking. `None`: refused. A Logon that resets the numbers
+    /// is not checked.
+    fn check_next_expected(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        app: &mut dyn Application,
+    ) -> Result<Option<Option<(u64, u64)>>, SessionError> {
+        let Some(expected) = seq_field(msg, 789).filter(|_| msg.get(141) != Some(b"Y")) else {
+            return Ok(Some(None));
+        };
+        let next = self.store.next_sender_seq();
+        if expected > next {
+            let text =
+                format!("NextExpectedMsgSeqNum too high, expecting {next} but received {expected}");
+            self.refuse_logon(now, &text, app)?;
+            return Ok(None);
+        }
+        Ok(Some((expected < next).then(|| (expected.max(1), next - 1))))
     }
 
     /// A Logon on a logged-on session: a reset with ResetSeqNumFlag=Y, a disconnect otherwise.
@@ -709,22 +777,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
         // A ResendRequest handled from the queue was served when it came.
         if begin <= end && !self.draining {
-            let mut from = begin;
-            if let Some(max) = self.config.max_resend_range
-                && end - begin >= max
-            {
-                // Only the newest `max` are resent; one gap fill skips the rest.
-                from = end + 1 - max;
-                self.gap_fill(now, begin, from)?;
-            }
-            if from <= end {
-                self.conn.serving = Some(super::Serving {
-                    next: from,
-                    end,
-                    gap_from: None,
-                });
-                self.pump(now, app)?;
-            }
+            self.serve_resend(now, begin, end, app)?;
         }
         let expected = self.store.next_target_seq();
         if seq > expected {
@@ -734,6 +787,34 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Ok(());
         }
         self.in_order(now, seq, app)
+    }
+
+    /// Resends `begin..=end` (at most the newest
+    /// [`max_resend_range`](crate::SessionConfig::max_resend_range) of them;
+    /// one gap fill skips the rest), a chunk at a time.
+    fn serve_resend(
+        &mut self,
+        now: SystemTime,
+        begin: u64,
+        end: u64,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        let mut from = begin;
+        if let Some(max) = self.config.max_resend_range
+            && end - begin >= max
+        {
+            from = end + 1 - max;
+            self.gap_fill(now, begin, from)?;
+        }
+        if from <= end {
+            self.conn.serving = Some(super::Serving {
+                next: from,
+                end,
+                gap_from: None,
+            });
+            self.pump(now, app)?;
+        }
+        Ok(())
     }
 
     fn on_sequence_reset(
@@ -1026,6 +1107,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         !is_admin(msg_type)
     }
 }
+
+/// A standby's Logout's Text: the counterparty is to log on to the engine
+/// that holds the session (its other host), or here once that one lets the
+/// session go.
+const STANDBY_TEXT: &str = "Session is active on another engine; this engine is its standby and takes it only once that one lets it go";
 
 /// A sequence-number field's value: one to 19 digits, no sign (so at most
 /// [`MAX_SEQ_NUM`]).

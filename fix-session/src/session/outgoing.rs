@@ -175,9 +175,25 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         let mut body = std::mem::take(&mut self.current_body);
+        let result = self
+            .admin_body(&mut body, msg_type, fields, app)
+            .and_then(|()| self.send_message(now, msg_type, &body, false));
+        self.current_body = body;
+        result.map(|_| ())
+    }
+
+    /// An admin message's body: these fields, then any the application adds
+    /// in `to_admin`.
+    fn admin_body(
+        &self,
+        body: &mut Vec<u8>,
+        msg_type: &[u8],
+        fields: &[(u32, &[u8])],
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
         body.clear();
         for &(tag, value) in fields {
-            push_field(&mut body, tag, value);
+            push_field(body, tag, value);
         }
         let mut extra = Outbox::default();
         app.to_admin(msg_type, &mut extra);
@@ -185,11 +201,45 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         // a body of their own: ours are FIX fields by construction.
         let added = self.config.parser.check_fields(extra.extra_fields());
         body.extend_from_slice(extra.extra_fields());
-        let result = added
-            .map_err(SessionError::Malformed)
-            .and_then(|()| self.send_message(now, msg_type, &body, false));
-        self.current_body = body;
-        result.map(|_| ())
+        added.map_err(SessionError::Malformed)
+    }
+
+    /// A standby's Logout under `seq` (the number the counterparty's Logon
+    /// says it expects next), taken by the store before it is handed out
+    /// ([`MessageStore::take_as_standby`]): `false`, and nothing queued,
+    /// when the store did not take the number.
+    pub(super) fn send_standby_logout(
+        &mut self,
+        now: SystemTime,
+        seq: u64,
+        text: &str,
+        app: &mut dyn Application,
+    ) -> Result<bool, SessionError> {
+        let mut body = Vec::new();
+        self.admin_body(&mut body, b"5", &[(58, text.as_bytes())], app)?;
+        let stamp = Stamp {
+            seq,
+            orig_sending_time: None,
+            poss_resend: false,
+        };
+        let start = self.frame_into_output(now, b"5", stamp, &body);
+        match self.store.take_as_standby(seq, &self.output[start..]) {
+            Ok(true) => {}
+            taken => {
+                self.output.truncate(start);
+                return taken.map_err(SessionError::from);
+            }
+        }
+        // Durable as taken: a standby has nothing else waiting for a sync.
+        self.conn.released = self.output.len();
+        self.record_sent(Some(seq), Kind::of(b"5"), start);
+        self.conn.clock.last_sent = self.now.mono;
+        self.conn.logout_sent = true;
+        self.events.push(Event::LogoutSent {
+            answer: false,
+            text: Some(text.to_owned()),
+        });
+        Ok(true)
     }
 
     /// Our Logon: EncryptMethod 0, HeartBtInt, ResetSeqNumFlag when resetting,

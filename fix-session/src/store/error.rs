@@ -74,6 +74,18 @@ pub enum StoreError {
         /// The lease epoch this store held, which a newer one replaced.
         epoch: u64,
     },
+    /// The sender number this store was writing from was taken by another
+    /// engine: a standby answered the counterparty's Logon with a Logout
+    /// under it ([`MessageStore::take_as_standby`](crate::MessageStore::take_as_standby)),
+    /// so this store's batch, which would have sent that number twice, was
+    /// not written. The store takes no more records until a refresh reads
+    /// the numbers as they are stored.
+    NumberTaken {
+        /// The session's key in the database.
+        session: String,
+        /// The next sender number as the database has it now.
+        next_sender: u64,
+    },
     /// The database server failed a request, or the connection to it was
     /// lost; what the request wrote is unknown, so the store takes no more
     /// records until it is refreshed or reopened.
@@ -175,6 +187,15 @@ impl fmt::Display for StoreError {
                 "session {session} is fenced: another engine ({}) holds this session's lease, \
                  which replaced this store's epoch {epoch}; nothing was written",
                 owner.as_deref().unwrap_or("unknown")
+            ),
+            Self::NumberTaken {
+                session,
+                next_sender,
+            } => write!(
+                f,
+                "session {session}: a standby engine took the sender number this store was to \
+                 write (its Logout to the counterparty); nothing was written, and a refresh \
+                 carries on from {next_sender}"
             ),
             // What the store was doing, then the cause: the server's own
             // message when the store's crate gives it (it does not end up in

@@ -406,6 +406,39 @@ pub trait MessageStore {
     fn refresh(&mut self) -> Result<(), StoreError> {
         Ok(())
     }
+
+    /// Why this store may not write because another engine holds the
+    /// session (a hot standby), or `None` when it may. The session asks it
+    /// of a Logon, before it would write: a standby answers the Logon
+    /// itself (see [`MessageStore::take_as_standby`]). The default, `None`,
+    /// is right for every store that is not a standby.
+    ///
+    /// ```
+    /// use fix_session::{MemoryStore, MessageStore};
+    /// assert!(MemoryStore::new().standby().is_none());
+    /// ```
+    fn standby(&self) -> Option<StoreError> {
+        None
+    }
+
+    /// A standby's one write: takes sender number `seq` for `message` (the
+    /// standby's Logout to a counterparty that logged on to it), only if
+    /// `seq` is the session's next sender number as the engine holding the
+    /// session stored it. That engine's next write of the number then fails
+    /// ([`StoreError::NumberTaken`]) instead of sending it a second time,
+    /// and a resend gap-fills it (a Logout is never resent). `Ok(false)`:
+    /// not taken (the number moved on, or this store cannot take one, as
+    /// the default).
+    ///
+    /// ```
+    /// use fix_session::{MemoryStore, MessageStore};
+    /// assert!(!MemoryStore::new().take_as_standby(1, b"35=5")?);
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    fn take_as_standby(&mut self, seq: u64, message: &[u8]) -> Result<bool, StoreError> {
+        let _ = (seq, message);
+        Ok(false)
+    }
 }
 
 /// A store behind a box is a store, so a session can be generic over `S:
@@ -466,6 +499,12 @@ impl<S: MessageStore + ?Sized> MessageStore for Box<S> {
     }
     fn refresh(&mut self) -> Result<(), StoreError> {
         (**self).refresh()
+    }
+    fn standby(&self) -> Option<StoreError> {
+        (**self).standby()
+    }
+    fn take_as_standby(&mut self, seq: u64, message: &[u8]) -> Result<bool, StoreError> {
+        (**self).take_as_standby(seq, message)
     }
     fn begin_sync(&mut self) -> Result<Option<SyncJob>, StoreError> {
         (**self).begin_sync()
