@@ -44,6 +44,9 @@ pub(crate) struct Seen {
     pub(crate) errors: Vec<String>,
     pub(crate) logons: u32,
     pub(crate) logouts: u32,
+    /// Logouts from a standby of ours naming why (the session is active on
+    /// another engine).
+    pub(crate) standby_logouts: u32,
     /// Orders this side's sender has handed its engine.
     pub(crate) sent: u64,
     /// Logons, Logouts and reports in the order they came, with when.
@@ -150,6 +153,10 @@ impl Book {
             s.logouts += 1;
             s.timeline.push((now, Mark::Logout));
         });
+    }
+
+    pub(crate) fn standby_logout(&self) {
+        self.update(|s| s.standby_logouts += 1);
     }
 
     pub(crate) fn sent(&self) {

@@ -35,6 +35,13 @@
 //! connection before its Logon, each ReconnectInterval, until it can take
 //! the session.
 //!
+//! In the freeze, failback and server-restart scripts QuickFIX's initiator
+//! sends NextExpectedMsgSeqNum in its Logons (`SendNextExpectedMsgSeqNum=Y`):
+//! a Logon to the standby while the active engine's lease runs, holding
+//! every message stored, is answered with a Logout that names why (under the
+//! number the standby takes from the active engine), which QuickFIX counts
+//! and logs; the failback asserts at least one.
+//!
 //! After every run, QuickFIX's numbers (its file store's `.seqnums`) and
 //! ours (the session's row) must agree: QuickFIX's next sender number is our
 //! next target number, and the other way round.
@@ -297,14 +304,23 @@ fn scripted(script: Script, (ours, qf): (&str, &str), mirror: bool) {
         })
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     println!(
-        "failover, {name}: p50 {:?}, max {:?} (limit {limit:?})",
-        waits.p50, waits.max
+        "failover, {name}: p50 {:?}, max {:?} (limit {limit:?}); {} Logouts from the standby",
+        waits.p50, waits.max, waits.standby_logouts
     );
     assert!(
         waits.max <= limit,
         "{script:?}: the longest wait {:?} over {limit:?}",
         waits.max
     );
+    if script == Script::Failback && !mirror {
+        // QuickFIX logs on to the standby twice while a lease runs (after
+        // each kill), each time holding every message: each is answered
+        // with a Logout naming why, not a closed connection.
+        assert!(
+            waits.standby_logouts >= 1,
+            "no Logout from the standby in the failback"
+        );
+    }
 }
 
 /// What happens to the engines during a run.
@@ -331,6 +347,22 @@ const PACE: Duration = Duration::from_micros(2000);
 struct Waits {
     p50: Duration,
     max: Duration,
+    /// Logouts QuickFIX had from the standby, naming why.
+    standby_logouts: u32,
+}
+
+impl Script {
+    /// Whether QuickFIX sends NextExpectedMsgSeqNum in its Logons
+    /// (`SendNextExpectedMsgSeqNum=Y`): in the scripts where it logs on to
+    /// the standby while the active engine's lease runs, but not in issue
+    /// 38's own layout (the quiet run and the restart), which keeps
+    /// QuickFIX's defaults.
+    fn next_expected(self) -> bool {
+        matches!(
+            self,
+            Script::Freeze | Script::Failback | Script::ServerRestart
+        )
+    }
 }
 
 /// One run: QuickFIX sends [`ORDERS`] at 500/s while `script` happens.
@@ -367,9 +399,13 @@ fn flow(
     let b_port = b.port.to_string();
     // ReconnectInterval is RECONNECT in QuickFIX's settings already. Our
     // acceptor B is QuickFIX's initiator's second endpoint.
+    // With NextExpectedMsgSeqNum in its Logons (789), a Logon to the
+    // standby that holds every message is answered with a Logout.
+    let next_expected = if script.next_expected() { "Y" } else { "N" };
     let second = [
         ("SocketConnectHost1", "127.0.0.1"),
         ("SocketConnectPort1", b_port.as_str()),
+        ("SendNextExpectedMsgSeqNum", next_expected),
     ];
     let extra: &[(&str, &str)] = match layout {
         Layout::Acceptors => &second,
@@ -481,6 +517,7 @@ fn flow(
                 Ok(Waits {
                     p50: waits[waits.len() / 2],
                     max: waits[waits.len() - 1],
+                    standby_logouts: s.standby_logouts,
                 })
             })?;
             // While both sides are still logged on: once QuickFIX stops, an

@@ -69,9 +69,19 @@ impl ApplicationCallback for Callbacks {
     }
 
     fn on_msg_from_admin(&self, msg: &Message, _: &SessionId) -> Result<(), MsgFromAdminError> {
-        if msg.with_header(|h| h.get_field(35)).as_deref() == Some("3") {
-            let text = msg.get_field(58).unwrap_or_default();
-            self.book.reject(format!("Reject: {text}"));
+        match msg.with_header(|h| h.get_field(35)).as_deref() {
+            Some("3") => {
+                let text = msg.get_field(58).unwrap_or_default();
+                self.book.reject(format!("Reject: {text}"));
+            }
+            Some("5")
+                if msg
+                    .get_field(58)
+                    .is_some_and(|t| t.starts_with("Session is active on another engine")) =>
+            {
+                self.book.standby_logout();
+            }
+            _ => {}
         }
         Ok(())
     }
