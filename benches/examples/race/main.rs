@@ -30,6 +30,10 @@
 //! Then, ours only, one-way: [`ONE_WAY`] orders into one session with memory
 //! stores, counted by the acceptor (what `fix-engine`'s loopback example measures).
 //!
+//! `FIX_RACE_PG_PARAMS` adds connection parameters to the PostgreSQL lane's
+//! stores, for diagnosis (`options='-c synchronous_commit=off'`: the lane
+//! without its commits' WAL flushes, which makes it not durable).
+//!
 //! Prints tab-separated lines `subject<TAB>key<TAB>value` for `cargo xtask
 //! bench-report`: subject `run` for the conditions, else the engine's name.
 
@@ -558,7 +562,14 @@ fn with_postgres(
 ) -> Result<(), String> {
     match pg {
         Some(pg) => {
-            let connection = pg.connection_string();
+            // For diagnosis only, never in a report: connection parameters
+            // added to the lane's (`options='-c synchronous_commit=off'`
+            // tells what the lane costs apart from its commits' flushes).
+            let extra = std::env::var("FIX_RACE_PG_PARAMS").unwrap_or_default();
+            if !extra.is_empty() {
+                println!("run\tnote\tdiagnosis: the PostgreSQL lane's stores connect with {extra}");
+            }
+            let connection = format!("{} {extra}", pg.connection_string());
             ours::with_client(
                 root,
                 ours::Store::Postgres(&connection),
