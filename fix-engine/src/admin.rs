@@ -207,6 +207,7 @@ impl std::error::Error for AdminError {
 pub(crate) type Reply = tokio::sync::oneshot::Sender<Result<SessionStatus, AdminError>>;
 
 /// A command queued for the session's connection task.
+#[derive(Debug)]
 pub(crate) struct Request {
     pub(crate) command: AdminCommand,
     pub(crate) reply: Reply,

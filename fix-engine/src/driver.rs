@@ -31,7 +31,7 @@ use tokio::time::Instant;
 use crate::admin::{self, AdminCommand, AdminError, Request, SessionStatus};
 use crate::clock;
 use crate::config::Schedule;
-use crate::handle::{ADMIN, BY_APP, Batch, DISCONNECT, DirectSend, Gate, LOGOUT, Shared};
+use crate::handle::{Batch, Command, Commands, DirectSend, Gate, Shared};
 use crate::journal::Journal;
 use crate::log::LogError;
 use crate::metrics::SessionMetrics;
@@ -166,7 +166,7 @@ impl<D: Schema> SessionCell<D> {
         slot.connection = Connection::Idle;
         // Operators' commands the task did not get to: done now, the
         // session idle (a logout or disconnect asked for is done already).
-        for request in shared.take_admin() {
+        for request in shared.take_operator_commands() {
             let answer = match request.command {
                 AdminCommand::Logout | AdminCommand::Disconnect => Ok(slot.status(shared)),
                 command => slot.admin_idle(shared, command),
@@ -179,7 +179,7 @@ impl<D: Schema> SessionCell<D> {
     /// Answers every operator's command still waiting with `why` (the
     /// engine stopped, its tasks aborted).
     pub(crate) fn refuse_admin(shared: &Shared) {
-        for request in shared.take_admin() {
+        for request in shared.take_operator_commands() {
             let _ = request.reply.send(Err(AdminError::Stopped));
         }
     }
@@ -287,7 +287,7 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
         if !matches!(slot.connection, Connection::Idle) {
             // The task does it at its next step, or the engine when the
             // task releases the session (under this lock too).
-            shared.push_admin(request);
+            shared.command(Command::Operator(request));
             return None;
         }
         let answer = match request.command {
@@ -347,8 +347,8 @@ impl<D: Schema> Slot<D> {
 }
 
 /// Does an operator's command in the session, writing its event to the log;
-/// what it leaves the connection to do (bits of [`LOGOUT`], [`DISCONNECT`]).
-/// Logout and disconnect reach here only while a connection runs.
+/// what it leaves the connection to do (a Logout, a disconnect). Logout and
+/// disconnect reach here only while a connection runs.
 fn apply_admin<D: Schema>(
     session: &mut Session<Store, D>,
     app: &mut dyn Application,
@@ -356,12 +356,12 @@ fn apply_admin<D: Schema>(
     shared: &Shared,
     command: AdminCommand,
     now: Time,
-) -> Result<u8, AdminError> {
+) -> Result<Option<Command>, AdminError> {
     let failed = |error| AdminError::Session {
         id: shared.id.clone(),
         error: Box::new(error),
     };
-    let mut bits = 0;
+    let mut leaves = None;
     let mut reset_now = false;
     match command {
         AdminCommand::SetNext { sender, target } => {
@@ -375,11 +375,11 @@ fn apply_admin<D: Schema>(
             // Not logged on yet: the connection ends, and the store is reset
             // as it does.
             if state == State::AwaitingLogon {
-                bits |= DISCONNECT;
+                leaves = Some(Command::Disconnect { by_app: false });
             }
         }
-        AdminCommand::Logout => bits |= LOGOUT,
-        AdminCommand::Disconnect => bits |= DISCONNECT,
+        AdminCommand::Logout => leaves = Some(Command::Logout { by_app: false }),
+        AdminCommand::Disconnect => leaves = Some(Command::Disconnect { by_app: false }),
         AdminCommand::Hold => shared.set_gate(Gate::Held),
         AdminCommand::Release => shared.set_gate(Gate::Open),
     }
@@ -393,7 +393,7 @@ fn apply_admin<D: Schema>(
         // Done all the same: the log's failure is the connection's to meet.
         tracing::error!(%error, "the log could not be written");
     }
-    Ok(bits)
+    Ok(leaves)
 }
 
 /// A session's status as an operator sees it (`connected`: a connection
@@ -1128,20 +1128,18 @@ impl<'a, D: Schema> Step<'a, D> {
     /// queued while there is room. Returns whether the queue was taken.
     fn take_commands(&mut self, now: Time) -> Result<bool, End> {
         let mut commands = self.shared.take_commands();
-        if commands & BY_APP != 0 {
-            self.log_app_command(now, commands)?;
+        if commands.by_app {
+            self.log_app_command(now, &commands)?;
         }
-        if commands & ADMIN != 0 {
-            commands |= self.take_admin(now);
-        }
-        if commands & DISCONNECT != 0 {
+        self.do_operator_commands(now, &mut commands);
+        if commands.disconnect {
             return Err(End::Disconnected);
         }
         let progress = &mut *self.progress;
         let period_ended =
             !progress.period_over && progress.period_end.is_some_and(|end| now.wall > end);
-        let logout = commands & LOGOUT != 0 || period_ended;
-        if logout && commands & LOGOUT == 0 {
+        let logout = commands.logout || period_ended;
+        if logout && !commands.logout {
             progress.period_over = true;
             tracing::info!("the session period ended");
         }
@@ -1171,8 +1169,8 @@ impl<'a, D: Schema> Step<'a, D> {
 
     /// Writes the application's Logout or disconnect (asked through a
     /// handle) to the session's log, before what it does.
-    fn log_app_command(&mut self, now: Time, commands: u8) -> Result<(), End> {
-        let text = if commands & DISCONNECT != 0 {
+    fn log_app_command(&mut self, now: Time, commands: &Commands) -> Result<(), End> {
+        let text = if commands.disconnect {
             "Disconnect requested by the application"
         } else {
             "Logout requested by the application"
@@ -1192,11 +1190,11 @@ impl<'a, D: Schema> Step<'a, D> {
         Ok(())
     }
 
-    /// Does the operators' commands, in order, answering each; what they
-    /// leave the connection to do (a Logout, a disconnect).
-    fn take_admin(&mut self, now: Time) -> u8 {
-        let mut bits = 0;
-        for request in self.shared.take_admin() {
+    /// Does the operators' commands taken, in order, answering each; what
+    /// they leave the connection to do (a Logout, a disconnect) joins
+    /// `commands`.
+    fn do_operator_commands(&mut self, now: Time, commands: &mut Commands) {
+        for request in std::mem::take(&mut commands.operator) {
             let done = apply_admin(
                 self.session,
                 self.app,
@@ -1205,13 +1203,14 @@ impl<'a, D: Schema> Step<'a, D> {
                 request.command,
                 now,
             );
-            let answer = done.map(|b| {
-                bits |= b;
+            let answer = done.map(|leaves| {
+                if let Some(command) = leaves {
+                    commands.add(command);
+                }
                 status_of(self.session, self.shared, true)
             });
             let _ = request.reply.send(answer);
         }
-        bits
     }
 
     /// Hands the session what the handles queued, reporting those too old.

@@ -17,14 +17,57 @@ use tokio::sync::{Notify, watch};
 
 use crate::admin::{AdminCommand, AdminError, Request, SessionStatus};
 
-/// Commands kept beside the queue, as bits of [`Shared::commands`].
-pub(crate) const LOGOUT: u8 = 1;
-pub(crate) const DISCONNECT: u8 = 2;
-/// An operator's command waits in [`Shared::admin`].
-pub(crate) const ADMIN: u8 = 4;
-/// Beside LOGOUT or DISCONNECT: asked by the application through a
-/// [`SessionHandle`] (said so in the session's log).
-pub(crate) const BY_APP: u8 = 8;
+/// What a handle, an operator or the engine asks of the connection task.
+#[derive(Debug)]
+pub(crate) enum Command {
+    /// A Logout; `by_app`: asked through a [`SessionHandle`] (said so in
+    /// the session's log).
+    Logout { by_app: bool },
+    /// The connection ends at once.
+    Disconnect { by_app: bool },
+    /// An operator's command, answered once done.
+    Operator(Request),
+}
+
+/// The commands waiting for the connection task, kept with the queued
+/// messages in the inbox.
+#[derive(Debug, Default)]
+pub(crate) struct Commands {
+    pub(crate) logout: bool,
+    pub(crate) disconnect: bool,
+    /// The Logout or disconnect was asked through a [`SessionHandle`].
+    pub(crate) by_app: bool,
+    /// Operators' commands, oldest first.
+    pub(crate) operator: Vec<Request>,
+}
+
+impl Commands {
+    pub(crate) fn add(&mut self, command: Command) {
+        match command {
+            Command::Logout { by_app } => {
+                self.logout = true;
+                self.by_app |= by_app;
+            }
+            Command::Disconnect { by_app } => {
+                self.disconnect = true;
+                self.by_app |= by_app;
+            }
+            Command::Operator(request) => self.operator.push(request),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        !self.logout && !self.disconnect && self.operator.is_empty()
+    }
+}
+
+/// What the handles hand the connection task, under one lock: the queued
+/// messages' records and the commands.
+#[derive(Debug, Default)]
+struct Inbox {
+    queue: Vec<u8>,
+    commands: Commands,
+}
 
 /// Whether a session takes connections: an operator's hold, or its removal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,16 +320,15 @@ pub(crate) trait DirectSend: Send + Sync {
 /// What a session's handles and its connection task share.
 pub(crate) struct Shared {
     pub(crate) id: SessionId,
-    queue: Mutex<Vec<u8>>,
+    /// The queued messages and the commands, for the connection task.
+    inbox: Mutex<Inbox>,
     capacity: usize,
     /// Wakes the connection task: a message queued, a command given.
     pub(crate) wake: Notify,
-    /// [`LOGOUT`] and [`DISCONNECT`], taken by the connection task.
-    commands: AtomicU8,
     /// The session's [`State`] as a byte, read by every send.
     state: AtomicU8,
-    /// The same state, for tasks that wait for a change.
-    watch: watch::Sender<State>,
+    /// Wakes the tasks waiting for the state to change.
+    state_changed: Notify,
     /// How the session frames messages: what every send's body is checked
     /// against before it is queued.
     parser: fix_core::Parser<'static>,
@@ -301,9 +343,6 @@ pub(crate) struct Shared {
     peer_certificate: Mutex<Option<Arc<[u8]>>>,
     /// Tracked sends waiting for their outcome.
     tickets: Mutex<Tickets>,
-    /// Operators' commands for the connection task (never waiting while no
-    /// task has the session: pushed and drained under the cell's lock).
-    admin: Mutex<Vec<Request>>,
     /// Held, removed, or open.
     gate: watch::Sender<Gate>,
     /// The session's application keys, for [`SessionHandle::application_keys`].
@@ -331,35 +370,27 @@ impl Shared {
         Arc::new(Shared {
             id,
             parser,
-            queue: Mutex::new(Vec::with_capacity(capacity)),
+            inbox: Mutex::new(Inbox {
+                queue: Vec::with_capacity(capacity),
+                commands: Commands::default(),
+            }),
             capacity,
             wake: Notify::new(),
-            commands: AtomicU8::new(0),
             state: AtomicU8::new(state_byte(State::Disconnected)),
-            watch: watch::Sender::new(State::Disconnected),
+            state_changed: Notify::new(),
             direct: OnceLock::new(),
             logons: AtomicU64::new(0),
             peer_certificate: Mutex::new(None),
             tickets: Mutex::new(Tickets::default()),
-            admin: Mutex::new(Vec::new()),
             gate: watch::Sender::new(Gate::Open),
             application_keys,
         })
     }
 
-    /// Queues an operator's command for the connection task and wakes it
-    /// (the caller holds the session's cell, which a task has).
-    pub(crate) fn push_admin(&self, request: Request) {
-        self.admin
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(request);
-        self.command(ADMIN);
-    }
-
-    /// The operators' commands waiting, oldest first.
-    pub(crate) fn take_admin(&self) -> Vec<Request> {
-        std::mem::take(&mut *self.admin.lock().unwrap_or_else(PoisonError::into_inner))
+    /// The operators' commands waiting, oldest first, taken from the inbox
+    /// (the Logout and disconnect asked stay for the connection task).
+    pub(crate) fn take_operator_commands(&self) -> Vec<Request> {
+        std::mem::take(&mut self.inbox().commands.operator)
     }
 
     /// Whether the session takes connections, is held or removed.
@@ -390,17 +421,17 @@ impl Shared {
         Vec::with_capacity(self.capacity)
     }
 
-    fn lock(&self) -> MutexGuard<'_, Vec<u8>> {
-        // The lock guards bytes only, left whole by every holder: a panic
+    fn inbox(&self) -> MutexGuard<'_, Inbox> {
+        // Every holder leaves the bytes and the commands whole: a panic
         // elsewhere while holding it cannot have broken them.
-        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+        self.inbox.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Takes every queued record into `spare` (empty, of the queue's capacity),
     /// leaving the senders `spare`'s allocation.
     pub(crate) fn take_queued(&self, spare: &mut Vec<u8>) {
         debug_assert!(spare.is_empty());
-        std::mem::swap(&mut *self.lock(), spare);
+        std::mem::swap(&mut self.inbox().queue, spare);
     }
 
     /// Puts `rest`, records taken by [`take_queued`](Self::take_queued) and
@@ -411,13 +442,13 @@ impl Shared {
     /// drains.
     pub(crate) fn requeue(&self, rest: &[u8]) {
         if !rest.is_empty() {
-            self.lock().splice(0..0, rest.iter().copied());
+            self.inbox().queue.splice(0..0, rest.iter().copied());
         }
     }
 
     /// The number of messages queued and not yet taken.
     pub(crate) fn queued(&self) -> usize {
-        records(&self.lock()).count()
+        records(&self.inbox().queue).count()
     }
 
     fn tickets(&self) -> MutexGuard<'_, Tickets> {
@@ -435,7 +466,7 @@ impl Shared {
     /// Drops every message still queued, telling tracked sends `why`;
     /// returns how many were dropped.
     pub(crate) fn drop_queued(&self, why: &NotSent) -> usize {
-        let mut queued = std::mem::take(&mut *self.lock());
+        let mut queued = std::mem::take(&mut self.inbox().queue);
         let mut dropped = 0;
         for r in records(&queued) {
             dropped += 1;
@@ -445,25 +476,37 @@ impl Shared {
         }
         // The senders keep the queue's allocation.
         queued.clear();
-        let mut q = self.lock();
+        let q = &mut self.inbox().queue;
         if q.is_empty() && q.capacity() < queued.capacity() {
             *q = queued;
         }
         dropped
     }
 
-    pub(crate) fn command(&self, bits: u8) {
-        self.commands.fetch_or(bits, Ordering::AcqRel);
+    /// Gives the connection task `command` and wakes it (an operator's
+    /// while the caller holds the session's cell, which a task has).
+    pub(crate) fn command(&self, command: Command) {
+        self.inbox().commands.add(command);
         self.wake.notify_one();
     }
 
     /// Whether a command waits for the connection task.
     pub(crate) fn has_commands(&self) -> bool {
-        self.commands.load(Ordering::Acquire) != 0
+        !self.inbox().commands.is_empty()
     }
 
-    pub(crate) fn take_commands(&self) -> u8 {
-        self.commands.swap(0, Ordering::AcqRel)
+    pub(crate) fn take_commands(&self) -> Commands {
+        std::mem::take(&mut self.inbox().commands)
+    }
+
+    /// Forgets a Logout or disconnect asked while no connection ran (stale
+    /// for the next one); operators' commands stay, each to be answered.
+    pub(crate) fn clear_stale_commands(&self) {
+        let operator = std::mem::take(&mut self.inbox().commands.operator);
+        self.inbox().commands = Commands {
+            operator,
+            ..Commands::default()
+        };
     }
 
     /// Publishes the session's state, when it changed.
@@ -474,7 +517,7 @@ impl Shared {
             self.logons.fetch_add(1, Ordering::AcqRel);
         }
         if was != byte {
-            self.watch.send_replace(state);
+            self.state_changed.notify_waiters();
         }
     }
 
@@ -643,9 +686,16 @@ impl SessionHandle {
     /// # }
     /// ```
     pub async fn wait_for(&self, state: State) {
-        let mut rx = self.shared.watch.subscribe();
-        // The sender lives in `shared`, which this handle holds: never closed.
-        let _ = rx.wait_for(|s| *s == state).await;
+        loop {
+            // Waiting before the state is read: a change in between wakes it.
+            let changed = self.shared.state_changed.notified();
+            let mut changed = std::pin::pin!(changed);
+            changed.as_mut().enable();
+            if self.shared.state() == state {
+                return;
+            }
+            changed.await;
+        }
     }
 
     /// Queues an application message of `msg_type` whose body fields are `body`
@@ -762,13 +812,14 @@ impl SessionHandle {
         let (len, mt_len) = self.record_len(msg_type, body)?;
         self.connected()?;
         let was_empty = {
-            let mut q = self.shared.lock();
+            let mut inbox = self.shared.inbox();
+            let q = &mut inbox.queue;
             if q.len() + len > self.shared.capacity {
                 return Err(SendError::Full);
             }
             let was_empty = q.is_empty();
             // `record_len` refused a body past u32::MAX.
-            push_record_head(&mut q, mt_len, body.len() as u32, ticket);
+            push_record_head(q, mt_len, body.len() as u32, ticket);
             q.extend_from_slice(msg_type);
             q.extend_from_slice(body);
             was_empty
@@ -790,7 +841,8 @@ impl SessionHandle {
         self.connected()?;
         let capacity = self.shared.capacity;
         let was_empty = {
-            let mut q = self.shared.lock();
+            let mut inbox = self.shared.inbox();
+            let q = &mut inbox.queue;
             let start = q.len();
             let body_at = start + RECORD_HEADER + msg_type.len();
             if body_at > capacity {
@@ -802,9 +854,9 @@ impl SessionHandle {
                     SendError::Full
                 });
             }
-            push_record_head(&mut q, mt_len, 0, ticket);
+            push_record_head(q, mt_len, 0, ticket);
             q.extend_from_slice(msg_type);
-            let encoded = encode_in_queue(&mut q, body_at, capacity, msg)
+            let encoded = encode_in_queue(q, body_at, capacity, msg)
                 .and_then(|n| self.checked(msg_type, &q[body_at..body_at + n]).map(|()| n))
                 // A queue configured past 4 GiB could hold a body its
                 // record's length field cannot say: refused, never wrapped.
@@ -983,7 +1035,7 @@ impl SessionHandle {
     /// # }
     /// ```
     pub fn logout(&self) {
-        self.shared.command(LOGOUT | BY_APP);
+        self.shared.command(Command::Logout { by_app: true });
     }
 
     /// Closes the session's connection at once, without a Logout: what the
@@ -997,7 +1049,7 @@ impl SessionHandle {
     /// # }
     /// ```
     pub fn disconnect(&self) {
-        self.shared.command(DISCONNECT | BY_APP);
+        self.shared.command(Command::Disconnect { by_app: true });
     }
 
     /// Does an operator's command on the session (see [`AdminCommand`])

@@ -38,7 +38,7 @@ use crate::admin::{AdminCommand, AdminError, SessionStatus};
 use crate::config::{SessionSettings, Settings, Transport};
 use crate::dictionary::DictionarySource;
 use crate::driver::{self, Claim, End, Limits, SessionCell, Store, Unflushed};
-use crate::handle::{Gate, LOGOUT, SessionHandle, Shared};
+use crate::handle::{Command, Gate, SessionHandle, Shared};
 use crate::journal::Journal;
 use crate::log::{FileLog, Log};
 use crate::transport::Stream;
@@ -550,7 +550,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         inner.shutdown.send_replace(true);
         let entries: Vec<Arc<Entry<D>>> = inner.lock_sessions().values().cloned().collect();
         for e in &entries {
-            e.shared.command(LOGOUT);
+            e.shared.command(Command::Logout { by_app: false });
         }
         let mut tasks = std::mem::take(&mut *inner.lock_tasks());
         let all_done = async { while tasks.join_next().await.is_some() {} };
@@ -772,7 +772,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             let down =
                 tokio::time::timeout(timeout, handle.wait_for(fix_session::State::Disconnected));
             if down.await.is_err() {
-                entry.shared.command(crate::handle::DISCONNECT);
+                entry.shared.command(Command::Disconnect { by_app: false });
             }
             // The task releases the session a moment after its end.
             let idle = async {
@@ -1055,7 +1055,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             // A command given while no connection ran is stale. Shutdown raises
             // its flag before it commands a Logout: cleared first, then the flag
             // read, a shutdown's Logout is never lost.
-            entry.shared.take_commands();
+            entry.shared.clear_stale_commands();
             // Held or removed meanwhile: no connection.
             !*self.shutdown.borrow() && entry.shared.gate() == Gate::Open
         });
