@@ -16,7 +16,7 @@ use fix_session::{
 };
 
 use super::error::{ConfigError, ErrorKind};
-use super::keys::{Applies, Cond, Fixed, Key, Lookup, Support, lookup};
+use super::keys::{Applies, Apply, Cond, Fixed, Key, Lookup, Support, lookup};
 use super::value::{self, APPL_VER_ID, BEGIN_STRING, BEGIN_STRINGS, PORT, Value};
 use super::{
     AcceptorTransport, ClientAuth, DictionaryPaths, Endpoint, InitiatorTransport, KeyPassword,
@@ -1241,13 +1241,16 @@ impl SessionBuilder {
         self.check_id(template)?;
         self.check_applies(&cx)?;
         self.check_logon_fields()?;
-        let timeouts = self.timeouts()?;
-        let (heart_bt_int, transport) = self.transport(timeouts.reconnect_interval)?;
+        // The fields the table's rows set (timeouts among them) are read
+        // and checked before the transport.
+        let mut session = SessionConfig::new(self.id.clone(), self.role);
+        self.apply_fields(&mut session)?;
+        let (heart_bt_int, transport) = self.transport(self.reconnect_pause()?)?;
         // No StartTime and EndTime: a non-stop session, as QuickFIX/J reads it.
         let schedule = self.schedule.clone().unwrap_or_else(Schedule::non_stop);
         let default_appl_ver_id = self.appl_ver_ids(&cx)?;
         let tls = if cx.ssl { Some(self.tls()?) } else { None };
-        let session = self.session_config(&cx, heart_bt_int, &timeouts, default_appl_ver_id)?;
+        let session = self.session_config(session, &cx, heart_bt_int, default_appl_ver_id)?;
         Ok(SessionSettings {
             acceptor_template: template,
             schedule,
@@ -1314,19 +1317,12 @@ impl SessionBuilder {
         Ok(())
     }
 
-    /// LogonTimeout, LogoutTimeout, MaxLatency and ReconnectInterval, in
-    /// that order of checking.
-    fn timeouts(&self) -> Result<Timeouts, ConfigError> {
-        use Fixed::*;
-        Ok(Timeouts {
-            logon: self.positive(LogonTimeout)?,
-            logout: self.positive(LogoutTimeout)?,
-            max_latency: self.positive(MaxLatency)?,
-            // 0 too, as QuickFIX C++ reads it (see `InitiatorTransport::reconnect_pause`).
-            reconnect_interval: self
-                .seconds(ReconnectInterval)
-                .ok_or_else(|| missing(ReconnectInterval, "it has no default"))?,
-        })
+    /// ReconnectInterval: 0 too, as QuickFIX C++ reads it (see
+    /// `InitiatorTransport::reconnect_pause`).
+    fn reconnect_pause(&self) -> Result<Duration, ConfigError> {
+        use Fixed::ReconnectInterval;
+        self.seconds(ReconnectInterval)
+            .ok_or_else(|| missing(ReconnectInterval, "it has no default"))
     }
 
     /// The session's HeartBtInt and where it connects or listens, by role.
@@ -1554,38 +1550,39 @@ impl SessionBuilder {
         Ok(())
     }
 
-    /// The FIX session's own settings: resets, timeouts, checks, IDs and limits.
+    /// The FIX session's own settings beyond the fields the rows set: the
+    /// heartbeat, checks, IDs, dictionaries and limits.
     fn session_config(
         &self,
+        mut session: SessionConfig,
         cx: &Context,
         heart_bt_int: u32,
-        timeouts: &Timeouts,
         default_appl_ver_id: Option<&str>,
     ) -> Result<SessionConfig, ConfigError> {
-        use Fixed::*;
-        let mut session = SessionConfig::new(self.id.clone(), self.role);
         session.heart_bt_int = heart_bt_int;
-        session.reset_on_logon = self.flag(ResetOnLogon);
-        session.reset_on_logout = self.flag(ResetOnLogout);
-        session.reset_on_disconnect = self.flag(ResetOnDisconnect);
-        session.send_reset_seq_num_flag = self.flag(SendResetSeqNumFlag);
-        session.logon_timeout = timeouts.logon;
-        session.logout_timeout = timeouts.logout;
         session.check_latency = cx.check_latency;
-        session.max_latency = timeouts.max_latency;
-        session.check_comp_id = self.flag(CheckCompID);
-        session.resend_request_chunk_size = self.count(ResendRequestChunkSize);
         session.validator = cx.use_data_dictionary.then(|| self.validator());
         session.parser = self.parser();
         session.default_appl_ver_id = default_appl_ver_id.map(str::to_owned);
-        session.persist_messages = self.flag(PersistMessages);
         session.sub_ids = self.sub_ids()?;
         session.timestamp_precision = self.timestamps();
-        session.send_redundant_resend_requests = self.flag(SendRedundantResendRequests);
         session.max_app_messages_per_sec = self.max_app_messages_per_sec()?;
         session.on_error = self.on_error();
-        session.refresh_on_logon = self.flag(RefreshOnLogon);
         Ok(session)
+    }
+
+    /// Every row that sets one field of the session's config, applied in
+    /// the table's order (its value given or its default).
+    fn apply_fields(&self, session: &mut SessionConfig) -> Result<(), ConfigError> {
+        for row in super::keys::keys() {
+            match row.apply {
+                Some(Apply::Flag(set)) => set(session, self.flag(row.fixed)),
+                Some(Apply::Count(set)) => set(session, self.count(row.fixed)),
+                Some(Apply::Positive(set)) => set(session, self.positive(row.fixed)?),
+                None => {}
+            }
+        }
+        Ok(())
     }
 
     /// The validator of a session with UseDataDictionary=Y, with its `Validate*` switches.
@@ -1770,14 +1767,6 @@ impl SessionBuilder {
         }
         Ok(())
     }
-}
-
-/// The session's timeouts, read and checked before its transport.
-struct Timeouts {
-    logon: Duration,
-    logout: Duration,
-    max_latency: Duration,
-    reconnect_interval: Duration,
 }
 
 const COMP_ID: &str = "a name (not empty, no control characters, no spaces at its ends)";

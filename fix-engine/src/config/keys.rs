@@ -295,6 +295,73 @@ pub struct KeyInfo {
     /// Where the row's family of numbered or suffixed keys is (`SocketConnectHost<n>`).
     pub family: Option<&'static str>,
     pub(crate) fixed: Fixed,
+    /// How the value sets the session's config, for a key that sets one
+    /// field of it (the builder applies every such row).
+    pub(crate) apply: Option<Apply>,
+}
+
+/// How a row's value, as the builder reads it (given or the default), sets
+/// a field of [`SessionConfig`](fix_session::SessionConfig). Made by
+/// [`field!`]: a key that sets one field is its row, the field and the code
+/// that uses it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Apply {
+    /// A Y/N value (N without a default).
+    Flag(fn(&mut fix_session::SessionConfig, bool)),
+    /// A whole number (0 without a default).
+    Count(fn(&mut fix_session::SessionConfig, u64)),
+    /// A number of seconds above 0.
+    Positive(fn(&mut fix_session::SessionConfig, std::time::Duration)),
+}
+
+impl Apply {
+    fn kind(self) -> u8 {
+        match self {
+            Apply::Flag(_) => 0,
+            Apply::Count(_) => 1,
+            Apply::Positive(_) => 2,
+        }
+    }
+}
+
+// A row compares and hashes by what it says; its applier by its kind (the
+// field it sets is in `sets`).
+impl PartialEq for Apply {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind() == other.kind()
+    }
+}
+
+impl Eq for Apply {}
+
+impl std::hash::Hash for Apply {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.kind().hash(state);
+    }
+}
+
+/// A row's [`Apply`] of `SessionConfig`'s field, with its `sets` text:
+/// `field!(flag reset_on_logon)`, `field!(count resend_request_chunk_size)`,
+/// `field!(positive logon_timeout)`.
+macro_rules! field {
+    (flag $f:ident) => {
+        (
+            concat!("SessionConfig::", stringify!($f)),
+            Apply::Flag(|c, v| c.$f = v),
+        )
+    };
+    (count $f:ident) => {
+        (
+            concat!("SessionConfig::", stringify!($f)),
+            Apply::Count(|c, v| c.$f = v),
+        )
+    };
+    (positive $f:ident) => {
+        (
+            concat!("SessionConfig::", stringify!($f)),
+            Apply::Positive(|c, v| c.$f = v),
+        )
+    };
 }
 
 const fn row(value: ValueType, doc: &'static str) -> KeyInfo {
@@ -311,6 +378,7 @@ const fn row(value: ValueType, doc: &'static str) -> KeyInfo {
         when: &[],
         family: None,
         fixed: Fixed::ConnectionType,
+        apply: None,
     }
 }
 
@@ -342,6 +410,12 @@ impl KeyInfo {
     }
     const fn sets(mut self, sets: &'static str) -> Self {
         self.sets = sets;
+        self
+    }
+    /// Sets a field of the session's config ([`field!`]).
+    const fn session(mut self, (sets, apply): (&'static str, Apply)) -> Self {
+        self.sets = sets;
+        self.apply = Some(apply);
         self
     }
     const fn when(mut self, when: &'static [Cond]) -> Self {
@@ -464,17 +538,17 @@ table! {
     // Session behaviour.
     HeartBtInt => row(Seconds, "The heartbeat interval an initiator asks for in its Logon; required for an initiator").initiator().sets("SessionConfig::heart_bt_int"),
     HeartBtIntOverride => row(YesNo, "QuickFIX/Go: an acceptor uses its own HeartBtInt").not_applied("an acceptor takes the counterparty's HeartBtInt"),
-    LogonTimeout => row(Seconds, "How long to wait for the Logon (or its answer)").or("10").sets("SessionConfig::logon_timeout"),
-    LogoutTimeout => row(Seconds, "How long to wait for the answer to our Logout").or("2").sets("SessionConfig::logout_timeout"),
-    ResetOnLogon => row(YesNo, "Sequence numbers back to 1 at every Logon").or("N").sets("SessionConfig::reset_on_logon"),
-    ResetOnLogout => row(YesNo, "Sequence numbers back to 1 after a Logout").or("N").sets("SessionConfig::reset_on_logout"),
-    ResetOnDisconnect => row(YesNo, "Sequence numbers back to 1 when the connection drops").or("N").sets("SessionConfig::reset_on_disconnect"),
-    SendResetSeqNumFlag => row(YesNo, "An initiator's Logon carries ResetSeqNumFlag=Y").initiator().or("N").sets("SessionConfig::send_reset_seq_num_flag"),
-    RefreshOnLogon => row(YesNo, "Read the store's state again before each Logon, for a hot standby: with FileStorePath, the file store is opened beside another engine's and takes it over at the Logon, once the other has let it go").or("N").sets("SessionConfig::refresh_on_logon, FileOptions::standby"),
+    LogonTimeout => row(Seconds, "How long to wait for the Logon (or its answer)").or("10").session(field!(positive logon_timeout)),
+    LogoutTimeout => row(Seconds, "How long to wait for the answer to our Logout").or("2").session(field!(positive logout_timeout)),
+    ResetOnLogon => row(YesNo, "Sequence numbers back to 1 at every Logon").or("N").session(field!(flag reset_on_logon)),
+    ResetOnLogout => row(YesNo, "Sequence numbers back to 1 after a Logout").or("N").session(field!(flag reset_on_logout)),
+    ResetOnDisconnect => row(YesNo, "Sequence numbers back to 1 when the connection drops").or("N").session(field!(flag reset_on_disconnect)),
+    SendResetSeqNumFlag => row(YesNo, "An initiator's Logon carries ResetSeqNumFlag=Y").initiator().or("N").session(field!(flag send_reset_seq_num_flag)),
+    RefreshOnLogon => row(YesNo, "Read the store's state again before each Logon, for a hot standby: with FileStorePath, the file store is opened beside another engine's and takes it over at the Logon, once the other has let it go").or("N").session(field!(flag refresh_on_logon)).sets("SessionConfig::refresh_on_logon, FileOptions::standby"),
     ResetOnError => row(YesNo, "QuickFIX/J: an error in a received application message (it fails validation or parsing, the application refuses it, the store fails) sends a Logout and resets sequence numbers, instead of a Reject").or("N").sets("SessionConfig::on_error"),
     DisconnectOnError => row(YesNo, "QuickFIX/J: such an error ends the connection instead (ResetOnError wins when both are Y)").or("N").sets("SessionConfig::on_error"),
     MaxMessagesPerSecond => row(Count, "This engine's own (no QuickFIX has one): the most application messages the session sends in any second, a sliding window (0: no limit); those over it wait in order in the session's queue (SessionHandle::send sees SendError::Full when it is full); admin messages, resends and answers from callbacks are never held back").or("0").sets("SessionConfig::max_app_messages_per_sec"),
-    SendRedundantResendRequests => row(YesNo, "Send a ResendRequest for every message past a gap, even while one for the gap is pending").or("N").sets("SessionConfig::send_redundant_resend_requests"),
+    SendRedundantResendRequests => row(YesNo, "Send a ResendRequest for every message past a gap, even while one for the gap is pending").or("N").session(field!(flag send_redundant_resend_requests)),
     LogonTag => row(TagValue, "QuickFIX/J: a tag=value body field added to every Logon we send (LogonTag=553=user); LogonTag<n> for more, in order").family("LogonTag<n>").sets("SessionSettings::logon_fields"),
     MillisecondsInTimeStamp => row(YesNo, "QuickFIX: SendingTime with milliseconds (N: whole seconds; TimeStampPrecision wins when both are given)").or("Y").sets("SessionConfig::timestamp_precision"),
     TimeStampPrecision => row(TimePrecision, "SendingTime's and OrigSendingTime's digits of a second; FIX.4.0 and FIX.4.1 always write whole seconds").or("MILLIS").sets("SessionConfig::timestamp_precision"),
@@ -495,11 +569,11 @@ table! {
     IgnorePossDupResendRequests => row(YesNo, "QuickFIX/n: ignore a PossDup ResendRequest").always(&["N"], "every ResendRequest is answered"),
     SendLogoutBeforeDisconnectFromTimeout => row(YesNo, "QuickFIX/n: send a Logout before a timeout's disconnection").always(&["N"], "a timed-out connection is closed"),
     CmeEnhancedResend => row(YesNo, "QuickFIX/n: CME's resend rules").always(&["N"], "resends follow the FIX standard"),
-    ResendRequestChunkSize => row(Count, "The most messages one ResendRequest asks for (0: all)").aka(&["MaxMessagesInResendRequest"]).or("0").sets("SessionConfig::resend_request_chunk_size"),
-    PersistMessages => row(YesNo, "Keep sent messages for resends (N: resends are gap fills)").or("Y").sets("SessionConfig::persist_messages"),
-    CheckCompID => row(YesNo, "Every message's CompIDs must be the session's").or("Y").sets("SessionConfig::check_comp_id"),
+    ResendRequestChunkSize => row(Count, "The most messages one ResendRequest asks for (0: all)").aka(&["MaxMessagesInResendRequest"]).or("0").session(field!(count resend_request_chunk_size)),
+    PersistMessages => row(YesNo, "Keep sent messages for resends (N: resends are gap fills)").or("Y").session(field!(flag persist_messages)),
+    CheckCompID => row(YesNo, "Every message's CompIDs must be the session's").or("Y").session(field!(flag check_comp_id)),
     CheckLatency => row(YesNo, "SendingTime must be within MaxLatency of our clock").or("Y").sets("SessionConfig::check_latency"),
-    MaxLatency => row(Seconds, "How far SendingTime may be from our clock").or("120").when(&[CheckLatency]).sets("SessionConfig::max_latency"),
+    MaxLatency => row(Seconds, "How far SendingTime may be from our clock").or("120").when(&[CheckLatency]).session(field!(positive max_latency)),
     ContinueInitializationOnError => row(YesNo, "QuickFIX/J: start the other sessions when one's settings are wrong").default_only().always(&["N"], "a settings error stops the engine from starting").else_not_applied("the engine starts all its sessions or none"),
     LogMessageWhenSessionNotFound => row(YesNo, "QuickFIX/J: log a message for an unknown session").default_only().ignored("a Logon for no session is refused and reported through tracing"),
     InChanCapacity => row(Count, "QuickFIX/Go: the size of a session's incoming channel").ignored("the engine's queues are sized by EngineOptions"),
