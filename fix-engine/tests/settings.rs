@@ -1925,6 +1925,21 @@ fn quickfix_session_keys_are_applied() {
             .send_redundant_resend_requests
     );
 
+    assert!(!acceptor("").session.send_logout_before_timeout_disconnect);
+    assert!(
+        acceptor("SendLogoutBeforeDisconnectFromTimeout=Y\n")
+            .session
+            .send_logout_before_timeout_disconnect
+    );
+    let e = err(&format!(
+        "{ACCEPTOR}SendLogoutBeforeDisconnectFromTimeout=maybe\n"
+    ));
+    assert!(
+        e.to_string()
+            .starts_with("s.cfg:9: SendLogoutBeforeDisconnectFromTimeout: \"maybe\""),
+        "{e}"
+    );
+
     let on_error = |extra: &str| acceptor(extra).session.on_error;
     assert_eq!(on_error(""), OnError::Reject);
     assert_eq!(on_error("ResetOnError=Y\n"), OnError::Reset);

@@ -206,6 +206,11 @@ pub struct SessionConfig {
     /// What an error in a received application message does; see
     /// [`OnError`].
     pub on_error: OnError,
+    /// SendLogoutBeforeDisconnectFromTimeout (QuickFIX/n): on, a session
+    /// whose counterparty stayed silent past its TestRequest sends a Logout
+    /// (Text: timed out waiting for a heartbeat) before its connection
+    /// ends; off (the default), the connection is closed.
+    pub send_logout_before_timeout_disconnect: bool,
     /// RefreshOnLogon: the store's state is read again from where it keeps
     /// it ([`MessageStore::refresh`](crate::MessageStore::refresh)) before a
     /// Logon is handled (an acceptor) or sent (an initiator): another process
@@ -390,6 +395,7 @@ impl SessionConfig {
             timestamp_precision: Precision::Millis,
             send_redundant_resend_requests: false,
             on_error: OnError::Reject,
+            send_logout_before_timeout_disconnect: false,
             refresh_on_logon: false,
             message_events: false,
             max_app_messages_per_sec: None,

@@ -128,6 +128,44 @@ fn an_idle_session_heartbeats_then_tests_then_disconnects() {
     );
 }
 
+/// SendLogoutBeforeDisconnectFromTimeout (QuickFIX/n): a silent
+/// counterparty is sent a Logout saying why before the connection ends;
+/// without it, the connection is only closed.
+#[test]
+fn a_silent_counterparty_gets_a_logout_when_the_setting_asks() {
+    for on in [false, true] {
+        let (ic, mut ac) = configs();
+        ac.send_logout_before_timeout_disconnect = on;
+        let mut p = Pair::with(
+            ic,
+            ac,
+            MemoryStore::new(),
+            MemoryStore::new(),
+            Recorder::default(),
+            Recorder::echo(),
+        );
+        p.connect();
+        let mut acc_sent = Vec::new();
+        while !p.acc.wants_disconnect() {
+            p.now = p.acc.poll_timeout().unwrap().wall;
+            p.acc.handle_timeout(p.now, &mut p.aa).unwrap();
+            acc_sent.extend(split(p.acc.output()));
+            let n = p.acc.output().len();
+            p.acc.consume_output(n);
+        }
+        let last = acc_sent.last().unwrap();
+        if on {
+            assert_eq!(get(last, 35).as_deref(), Some("5"));
+            assert_eq!(
+                get(last, 58).as_deref(),
+                Some("Timed out waiting for heartbeat")
+            );
+        } else {
+            assert_eq!(get(last, 35).as_deref(), Some("1"), "the TestRequest last");
+        }
+    }
+}
+
 #[test]
 fn a_test_request_is_answered_with_its_id() {
     let mut p = Pair::logged_on();

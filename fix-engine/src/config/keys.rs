@@ -567,7 +567,7 @@ table! {
     ValidateSequenceNumbers => row(YesNo, "QuickFIX/J: check MsgSeqNum").always(&["Y"], "MsgSeqNum is always checked"),
     ResendSessionLevelRejects => row(YesNo, "QuickFIX/n: resend session-level Rejects").always(&["N"], "session-level messages are gap-filled on a resend"),
     IgnorePossDupResendRequests => row(YesNo, "QuickFIX/n: ignore a PossDup ResendRequest").always(&["N"], "every ResendRequest is answered"),
-    SendLogoutBeforeDisconnectFromTimeout => row(YesNo, "QuickFIX/n: send a Logout before a timeout's disconnection").always(&["N"], "a timed-out connection is closed"),
+    SendLogoutBeforeDisconnectFromTimeout => row(YesNo, "QuickFIX/n: a Logout before the connection ends for a silent counterparty").or("N").session(field!(flag send_logout_before_timeout_disconnect)),
     CmeEnhancedResend => row(YesNo, "QuickFIX/n: CME's resend rules").always(&["N"], "resends follow the FIX standard"),
     ResendRequestChunkSize => row(Count, "The most messages one ResendRequest asks for (0: all)").aka(&["MaxMessagesInResendRequest"]).or("0").session(field!(count resend_request_chunk_size)),
     PersistMessages => row(YesNo, "Keep sent messages for resends (N: resends are gap fills)").or("Y").session(field!(flag persist_messages)),

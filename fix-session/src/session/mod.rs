@@ -1308,6 +1308,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 return Ok(());
             }
             Some(Timer::Silence) => {
+                if self.config.send_logout_before_timeout_disconnect
+                    && self.conn.state == State::LoggedOn
+                {
+                    self.send_logout(now, Some(b"Timed out waiting for heartbeat"), app)?;
+                }
                 self.want_disconnect(DisconnectReason::HeartbeatTimeout);
                 return Ok(());
             }
