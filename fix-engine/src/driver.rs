@@ -28,13 +28,13 @@ use tokio::io::{Interest, Ready};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use crate::admin::{self, AdminCommand, AdminError, Request, SessionStatus};
 use crate::clock;
 use crate::config::Schedule;
 use crate::handle::{Batch, Command, Commands, DirectSend, Gate, Shared};
 use crate::journal::Journal;
 use crate::log::LogError;
 use crate::metrics::SessionMetrics;
+use crate::operator::{self, OperatorCommand, OperatorError, Request, SessionStatus};
 use crate::synced_write::SyncedWrite;
 use crate::transport::Stream;
 
@@ -168,8 +168,8 @@ impl<D: Schema> SessionCell<D> {
         // session idle (a logout or disconnect asked for is done already).
         for request in shared.take_operator_commands() {
             let answer = match request.command {
-                AdminCommand::Logout | AdminCommand::Disconnect => Ok(slot.status(shared)),
-                command => slot.admin_idle(shared, command),
+                OperatorCommand::Logout | OperatorCommand::Disconnect => Ok(slot.status(shared)),
+                command => slot.operate_idle(shared, command),
             };
             let _ = request.reply.send(answer);
         }
@@ -178,9 +178,9 @@ impl<D: Schema> SessionCell<D> {
 
     /// Answers every operator's command still waiting with `why` (the
     /// engine stopped, its tasks aborted).
-    pub(crate) fn refuse_admin(shared: &Shared) {
+    pub(crate) fn refuse_operator_commands(shared: &Shared) {
         for request in shared.take_operator_commands() {
-            let _ = request.reply.send(Err(AdminError::Stopped));
+            let _ = request.reply.send(Err(OperatorError::Stopped));
         }
     }
 
@@ -280,7 +280,7 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
         direct.send(msg_type, body)
     }
 
-    fn admin(&self, shared: &Shared, request: Request) -> Option<Request> {
+    fn operate(&self, shared: &Shared, request: Request) -> Option<Request> {
         let Some(mut slot) = self.try_lock() else {
             return Some(request);
         };
@@ -291,10 +291,10 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
             return None;
         }
         let answer = match request.command {
-            AdminCommand::Logout | AdminCommand::Disconnect => {
-                Err(AdminError::NotConnected(shared.id.clone()))
+            OperatorCommand::Logout | OperatorCommand::Disconnect => {
+                Err(OperatorError::NotConnected(shared.id.clone()))
             }
-            command => slot.admin_idle(shared, command),
+            command => slot.operate_idle(shared, command),
         };
         let _ = request.reply.send(answer);
         None
@@ -314,13 +314,13 @@ impl<D: Schema> Slot<D> {
 
     /// An operator's command on a session no connection runs: done here,
     /// the store synced before the answer.
-    fn admin_idle(
+    fn operate_idle(
         &mut self,
         shared: &Shared,
-        command: AdminCommand,
-    ) -> Result<SessionStatus, AdminError> {
+        command: OperatorCommand,
+    ) -> Result<SessionStatus, OperatorError> {
         let now = clock::now();
-        apply_admin(
+        apply_operator_command(
             &mut self.session,
             &mut *self.app,
             &mut self.journal,
@@ -328,10 +328,12 @@ impl<D: Schema> Slot<D> {
             command,
             now,
         )?;
-        self.session.sync().map_err(|error| AdminError::Session {
-            id: shared.id.clone(),
-            error: Box::new(error),
-        })?;
+        self.session
+            .sync()
+            .map_err(|error| OperatorError::Session {
+                id: shared.id.clone(),
+                error: Box::new(error),
+            })?;
         // The metrics' numbers follow the store's.
         let Slot {
             session,
@@ -349,27 +351,27 @@ impl<D: Schema> Slot<D> {
 /// Does an operator's command in the session, writing its event to the log;
 /// what it leaves the connection to do (a Logout, a disconnect). Logout and
 /// disconnect reach here only while a connection runs.
-fn apply_admin<D: Schema>(
+fn apply_operator_command<D: Schema>(
     session: &mut Session<Store, D>,
     app: &mut dyn Application,
     journal: &mut Journal,
     shared: &Shared,
-    command: AdminCommand,
+    command: OperatorCommand,
     now: Time,
-) -> Result<Option<Command>, AdminError> {
-    let failed = |error| AdminError::Session {
+) -> Result<Option<Command>, OperatorError> {
+    let failed = |error| OperatorError::Session {
         id: shared.id.clone(),
         error: Box::new(error),
     };
     let mut leaves = None;
     let mut reset_now = false;
     match command {
-        AdminCommand::SetNext { sender, target } => {
+        OperatorCommand::SetNext { sender, target } => {
             session
                 .set_next_seq_nums(now, sender, target)
                 .map_err(failed)?;
         }
-        AdminCommand::Reset => {
+        OperatorCommand::Reset => {
             let state = session.state();
             reset_now = session.reset(now, app).map_err(failed)?;
             // Not logged on yet: the connection ends, and the store is reset
@@ -378,16 +380,16 @@ fn apply_admin<D: Schema>(
                 leaves = Some(Command::Disconnect { by_app: false });
             }
         }
-        AdminCommand::Logout => leaves = Some(Command::Logout { by_app: false }),
-        AdminCommand::Disconnect => leaves = Some(Command::Disconnect { by_app: false }),
-        AdminCommand::Hold => shared.set_gate(Gate::Held),
-        AdminCommand::Release => shared.set_gate(Gate::Open),
+        OperatorCommand::Logout => leaves = Some(Command::Logout { by_app: false }),
+        OperatorCommand::Disconnect => leaves = Some(Command::Disconnect { by_app: false }),
+        OperatorCommand::Hold => shared.set_gate(Gate::Held),
+        OperatorCommand::Release => shared.set_gate(Gate::Open),
     }
     let next = (
         session.store().next_sender_seq(),
         session.store().next_target_seq(),
     );
-    let text = admin::event_text(command, next, reset_now);
+    let text = operator::event_text(command, next, reset_now);
     tracing::info!(session = %shared.id, "{text}");
     if let Err(error) = journal.event(now.wall, &text) {
         // Done all the same: the log's failure is the connection's to meet.
@@ -1195,7 +1197,7 @@ impl<'a, D: Schema> Step<'a, D> {
     /// `commands`.
     fn do_operator_commands(&mut self, now: Time, commands: &mut Commands) {
         for request in std::mem::take(&mut commands.operator) {
-            let done = apply_admin(
+            let done = apply_operator_command(
                 self.session,
                 self.app,
                 self.journal,

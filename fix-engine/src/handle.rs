@@ -15,7 +15,7 @@ use fix_core::typed::MessageBody;
 use fix_session::{SessionId, State};
 use tokio::sync::{Notify, watch};
 
-use crate::admin::{AdminCommand, AdminError, Request, SessionStatus};
+use crate::operator::{OperatorCommand, OperatorError, Request, SessionStatus};
 
 /// What a handle, an operator or the engine asks of the connection task.
 #[derive(Debug)]
@@ -311,7 +311,7 @@ pub(crate) trait DirectSend: Send + Sync {
     /// (then the request comes back, for the caller to try again): at once
     /// while no connection runs the session, else queued for its task
     /// ([`Shared::push_admin`]), which answers it.
-    fn admin(&self, shared: &Shared, request: Request) -> Option<Request>;
+    fn operate(&self, shared: &Shared, request: Request) -> Option<Request>;
 
     /// The session's status, unless someone holds it now.
     fn status(&self, shared: &Shared) -> Option<SessionStatus>;
@@ -1052,7 +1052,7 @@ impl SessionHandle {
         self.shared.command(Command::Disconnect { by_app: true });
     }
 
-    /// Does an operator's command on the session (see [`AdminCommand`])
+    /// Does an operator's command on the session (see [`OperatorCommand`])
     /// and answers with its status after it: through the session, under its
     /// lock — at once while no connection runs it, else in its connection
     /// task's next step — with an event in its log. Never call it from the
@@ -1060,44 +1060,44 @@ impl SessionHandle {
     /// running them.
     ///
     /// ```no_run
-    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::AdminError> {
-    /// use fix_engine::AdminCommand;
-    /// let status = handle.admin(AdminCommand::SetNext { sender: Some(120), target: Some(87) }).await?;
+    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::OperatorError> {
+    /// use fix_engine::OperatorCommand;
+    /// let status = handle.operate(OperatorCommand::SetNext { sender: Some(120), target: Some(87) }).await?;
     /// assert_eq!(status.next_sender_seq, 120);
     /// # Ok(()) }
     /// ```
-    pub async fn admin(&self, command: AdminCommand) -> Result<SessionStatus, AdminError> {
+    pub async fn operate(&self, command: OperatorCommand) -> Result<SessionStatus, OperatorError> {
         self.removed()?;
         self.admin_unchecked(command).await
     }
 
-    /// [`admin`](Self::admin), on a session being removed too.
+    /// [`operate`](Self::operate), on a session being removed too.
     pub(crate) async fn admin_unchecked(
         &self,
-        command: AdminCommand,
-    ) -> Result<SessionStatus, AdminError> {
+        command: OperatorCommand,
+    ) -> Result<SessionStatus, OperatorError> {
         let cell = self.cell()?;
         let (reply, answer) = tokio::sync::oneshot::channel();
         let mut request = Request { command, reply };
         // As the connection task does: a step or a direct sender holds the
         // session for a moment; this task yields rather than block its thread.
-        while let Some(back) = cell.admin(&self.shared, request) {
+        while let Some(back) = cell.operate(&self.shared, request) {
             request = back;
             tokio::task::yield_now().await;
         }
         drop(cell);
-        answer.await.unwrap_or(Err(AdminError::Stopped))
+        answer.await.unwrap_or(Err(OperatorError::Stopped))
     }
 
     /// The session's status (state, connection, hold, sequence numbers),
     /// read under its lock.
     ///
     /// ```no_run
-    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::AdminError> {
+    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::OperatorError> {
     /// println!("{}", handle.status().await?);
     /// # Ok(()) }
     /// ```
-    pub async fn status(&self) -> Result<SessionStatus, AdminError> {
+    pub async fn status(&self) -> Result<SessionStatus, OperatorError> {
         self.removed()?;
         let cell = self.cell()?;
         loop {
@@ -1108,10 +1108,10 @@ impl SessionHandle {
         }
     }
 
-    /// [`admin`](Self::admin) with [`AdminCommand::SetNext`].
+    /// [`operate`](Self::operate) with [`OperatorCommand::SetNext`].
     ///
     /// ```no_run
-    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::AdminError> {
+    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::OperatorError> {
     /// handle.set_next_seq_nums(Some(120), Some(87)).await?;
     /// # Ok(()) }
     /// ```
@@ -1119,58 +1119,59 @@ impl SessionHandle {
         &self,
         sender: Option<u64>,
         target: Option<u64>,
-    ) -> Result<SessionStatus, AdminError> {
-        self.admin(AdminCommand::SetNext { sender, target }).await
+    ) -> Result<SessionStatus, OperatorError> {
+        self.operate(OperatorCommand::SetNext { sender, target })
+            .await
     }
 
-    /// [`admin`](Self::admin) with [`AdminCommand::Reset`].
+    /// [`operate`](Self::operate) with [`OperatorCommand::Reset`].
     ///
     /// ```no_run
-    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::AdminError> {
+    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::OperatorError> {
     /// handle.reset().await?;
     /// # Ok(()) }
     /// ```
-    pub async fn reset(&self) -> Result<SessionStatus, AdminError> {
-        self.admin(AdminCommand::Reset).await
+    pub async fn reset(&self) -> Result<SessionStatus, OperatorError> {
+        self.operate(OperatorCommand::Reset).await
     }
 
-    /// [`admin`](Self::admin) with [`AdminCommand::Hold`].
+    /// [`operate`](Self::operate) with [`OperatorCommand::Hold`].
     ///
     /// ```no_run
-    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::AdminError> {
+    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::OperatorError> {
     /// handle.hold().await?;
     /// # Ok(()) }
     /// ```
-    pub async fn hold(&self) -> Result<SessionStatus, AdminError> {
-        self.admin(AdminCommand::Hold).await
+    pub async fn hold(&self) -> Result<SessionStatus, OperatorError> {
+        self.operate(OperatorCommand::Hold).await
     }
 
-    /// [`admin`](Self::admin) with [`AdminCommand::Release`].
+    /// [`operate`](Self::operate) with [`OperatorCommand::Release`].
     ///
     /// ```no_run
-    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::AdminError> {
+    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::OperatorError> {
     /// handle.release().await?;
     /// # Ok(()) }
     /// ```
-    pub async fn release(&self) -> Result<SessionStatus, AdminError> {
-        self.admin(AdminCommand::Release).await
+    pub async fn release(&self) -> Result<SessionStatus, OperatorError> {
+        self.operate(OperatorCommand::Release).await
     }
 
     /// An error for a session removed from its engine.
-    fn removed(&self) -> Result<(), AdminError> {
+    fn removed(&self) -> Result<(), OperatorError> {
         match self.shared.gate() {
-            Gate::Removed => Err(AdminError::NoSuchSession(self.shared.id.store_name())),
+            Gate::Removed => Err(OperatorError::NoSuchSession(self.shared.id.store_name())),
             Gate::Open | Gate::Held => Ok(()),
         }
     }
 
     /// The session's cell, while the engine has it.
-    fn cell(&self) -> Result<Arc<dyn DirectSend>, AdminError> {
+    fn cell(&self) -> Result<Arc<dyn DirectSend>, OperatorError> {
         self.shared
             .direct
             .get()
             .and_then(Weak::upgrade)
-            .ok_or(AdminError::Stopped)
+            .ok_or(OperatorError::Stopped)
     }
 }
 

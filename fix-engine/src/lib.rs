@@ -118,7 +118,6 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-mod admin;
 mod clock;
 pub mod config;
 mod dictionary;
@@ -130,16 +129,17 @@ pub mod log;
 mod logon_tags;
 mod metrics;
 mod net;
+mod operator;
 mod synced_write;
 mod tls;
 mod transport;
 mod wake_hub;
 
-pub use admin::{AdminCommand, AdminError, SessionStatus};
 pub use dictionary::{DictionarySource, FileDictionaries, FileDictionary};
 pub use engine::{
     Engine, EngineError, EngineErrorKind, EngineOptions, QueuedWhileDown, Shutdown,
     shared_log_syncs,
 };
 pub use handle::{NotSent, SendError, Sent, SessionHandle};
+pub use operator::{OperatorCommand, OperatorError, SessionStatus};
 pub use tls::TlsFileError;

@@ -18,10 +18,10 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
 /// What went wrong reaching the engine or asking it.
 ///
 /// ```text
-/// AdminError::Missing("/run/fix/admin.sock")  →  "no admin socket at /run/fix/admin.sock (…)"
+/// OperatorError::Missing("/run/fix/admin.sock")  →  "no admin socket at /run/fix/admin.sock (…)"
 /// ```
 #[derive(Debug)]
-pub(crate) enum AdminError {
+pub(crate) enum OperatorError {
     /// Nothing at the path: no engine made its socket there.
     Missing(PathBuf),
     /// The socket (or a directory on its path) is not ours to open.
@@ -40,59 +40,59 @@ pub(crate) enum AdminError {
     Io(io::Error),
 }
 
-impl fmt::Display for AdminError {
+impl fmt::Display for OperatorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AdminError::Missing(path) => write!(
+            OperatorError::Missing(path) => write!(
                 f,
                 "no admin socket at {}: is the engine running, with AdminSocket set to this path?",
                 path.display()
             ),
-            AdminError::PermissionDenied(path) => write!(
+            OperatorError::PermissionDenied(path) => write!(
                 f,
                 "{}: permission denied: the engine makes its socket for its own user only (mode 0600); run as that user",
                 path.display()
             ),
-            AdminError::Refused(path) => write!(
+            OperatorError::Refused(path) => write!(
                 f,
                 "{}: connection refused: nobody answers on this socket (the engine that made it has stopped)",
                 path.display()
             ),
-            AdminError::Connect(path, e) => write!(f, "{}: cannot connect: {e}", path.display()),
-            AdminError::NotOneLine => f.write_str("a command is one line: it holds a line break"),
-            AdminError::Closed => {
+            OperatorError::Connect(path, e) => write!(f, "{}: cannot connect: {e}", path.display()),
+            OperatorError::NotOneLine => f.write_str("a command is one line: it holds a line break"),
+            OperatorError::Closed => {
                 f.write_str("the engine closed the connection without answering (it is stopping, or the line was too long)")
             }
-            AdminError::TimedOut => write!(
+            OperatorError::TimedOut => write!(
                 f,
                 "no answer within {} s: the engine is stuck",
                 ANSWER_TIMEOUT.as_secs()
             ),
-            AdminError::Io(e) => write!(f, "the connection failed: {e}"),
+            OperatorError::Io(e) => write!(f, "the connection failed: {e}"),
         }
     }
 }
 
-impl std::error::Error for AdminError {}
+impl std::error::Error for OperatorError {}
 
-impl AdminError {
+impl OperatorError {
     /// The error of connecting to `path`, named for what the operator can do.
-    fn connect(path: &Path, e: io::Error) -> AdminError {
+    fn connect(path: &Path, e: io::Error) -> OperatorError {
         let path = path.to_path_buf();
         match e.kind() {
-            io::ErrorKind::NotFound => AdminError::Missing(path),
-            io::ErrorKind::PermissionDenied => AdminError::PermissionDenied(path),
-            io::ErrorKind::ConnectionRefused => AdminError::Refused(path),
-            _ => AdminError::Connect(path, e),
+            io::ErrorKind::NotFound => OperatorError::Missing(path),
+            io::ErrorKind::PermissionDenied => OperatorError::PermissionDenied(path),
+            io::ErrorKind::ConnectionRefused => OperatorError::Refused(path),
+            _ => OperatorError::Connect(path, e),
         }
     }
 
-    /// A read's or write's error; a timed-out read is [`AdminError::TimedOut`].
-    fn io(e: io::Error) -> AdminError {
+    /// A read's or write's error; a timed-out read is [`OperatorError::TimedOut`].
+    fn io(e: io::Error) -> OperatorError {
         match e.kind() {
-            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => AdminError::TimedOut,
-            io::ErrorKind::BrokenPipe | io::ErrorKind::ConnectionReset => AdminError::Closed,
-            _ => AdminError::Io(e),
+            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => OperatorError::TimedOut,
+            io::ErrorKind::BrokenPipe | io::ErrorKind::ConnectionReset => OperatorError::Closed,
+            _ => OperatorError::Io(e),
         }
     }
 }
@@ -111,12 +111,12 @@ pub(crate) struct Admin {
 
 impl Admin {
     /// Connects to the socket at `path`.
-    pub(crate) fn connect(path: &Path) -> Result<Admin, AdminError> {
-        let stream = UnixStream::connect(path).map_err(|e| AdminError::connect(path, e))?;
+    pub(crate) fn connect(path: &Path) -> Result<Admin, OperatorError> {
+        let stream = UnixStream::connect(path).map_err(|e| OperatorError::connect(path, e))?;
         stream
             .set_read_timeout(Some(ANSWER_TIMEOUT))
-            .map_err(AdminError::Io)?;
-        let reader = stream.try_clone().map_err(AdminError::Io)?;
+            .map_err(OperatorError::Io)?;
+        let reader = stream.try_clone().map_err(OperatorError::Io)?;
         Ok(Admin {
             writer: stream,
             reader: BufReader::new(reader),
@@ -125,19 +125,22 @@ impl Admin {
 
     /// Sends `command` as one line and returns the engine's answer, without
     /// its line break.
-    pub(crate) fn ask(&mut self, command: &str) -> Result<String, AdminError> {
+    pub(crate) fn ask(&mut self, command: &str) -> Result<String, OperatorError> {
         if command.contains(['\n', '\r']) {
-            return Err(AdminError::NotOneLine);
+            return Err(OperatorError::NotOneLine);
         }
         let mut line = Vec::with_capacity(command.len() + 1);
         line.extend_from_slice(command.as_bytes());
         line.push(b'\n');
-        self.writer.write_all(&line).map_err(AdminError::io)?;
+        self.writer.write_all(&line).map_err(OperatorError::io)?;
         let mut answer = String::new();
-        let read = self.reader.read_line(&mut answer).map_err(AdminError::io)?;
+        let read = self
+            .reader
+            .read_line(&mut answer)
+            .map_err(OperatorError::io)?;
         // Cut short (no line break): the engine closed mid-answer.
         if read == 0 || !answer.ends_with('\n') {
-            return Err(AdminError::Closed);
+            return Err(OperatorError::Closed);
         }
         answer.pop();
         Ok(answer)
@@ -151,7 +154,7 @@ mod tests {
     #[test]
     fn connect_errors_name_the_path_and_what_to_do() {
         let path = Path::new("/run/fix/admin.sock");
-        let error = |kind| AdminError::connect(path, io::Error::from(kind)).to_string();
+        let error = |kind| OperatorError::connect(path, io::Error::from(kind)).to_string();
         assert!(
             error(io::ErrorKind::NotFound).starts_with("no admin socket at /run/fix/admin.sock")
         );
@@ -171,12 +174,12 @@ mod tests {
     #[test]
     fn a_timed_out_or_closed_read_says_so() {
         assert!(matches!(
-            AdminError::io(io::Error::from(io::ErrorKind::WouldBlock)),
-            AdminError::TimedOut
+            OperatorError::io(io::Error::from(io::ErrorKind::WouldBlock)),
+            OperatorError::TimedOut
         ));
         assert!(matches!(
-            AdminError::io(io::Error::from(io::ErrorKind::BrokenPipe)),
-            AdminError::Closed
+            OperatorError::io(io::Error::from(io::ErrorKind::BrokenPipe)),
+            OperatorError::Closed
         ));
     }
 }

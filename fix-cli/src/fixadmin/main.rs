@@ -163,7 +163,7 @@ fn refused(answer: &str) -> bool {
 }
 
 #[cfg(unix)]
-fn unreached(e: &client::AdminError) -> ExitCode {
+fn unreached(e: &client::OperatorError) -> ExitCode {
     eprintln!("fixadmin: {e}");
     ExitCode::from(UNREACHED)
 }

@@ -17,7 +17,7 @@
 //!
 //! A session is named as its store is (`FIX.4.4-SENDER-TARGET[-qualifier]`)
 //! or as it is shown (`FIX.4.4:SENDER->TARGET`). Each command goes through
-//! the session as [`SessionHandle::admin`](crate::SessionHandle::admin) does.
+//! the session as [`SessionHandle::operate`](crate::SessionHandle::operate) does.
 //! `add` reads a settings file (the rest of the line is its path, read by
 //! the engine's process) and adds each of its `[SESSION]`s as
 //! [`Engine::add_session`](crate::Engine::add_session) does, in order,
@@ -35,7 +35,7 @@ use fix_core::validate::Schema;
 use tokio::net::{UnixListener, UnixStream};
 
 use super::{Inner, stopped};
-use crate::admin::AdminCommand;
+use crate::operator::OperatorCommand;
 
 /// The longest command line taken; a longer one is an error and closes the
 /// connection.
@@ -179,11 +179,11 @@ async fn answer<D: Schema + Send + Sync + 'static>(inner: &Arc<Inner<D>>, line: 
             Ok(command) => Some(command),
             Err(e) => return format!("error: {e}"),
         },
-        ("reset", []) => Some(AdminCommand::Reset),
-        ("logout", []) => Some(AdminCommand::Logout),
-        ("disconnect", []) => Some(AdminCommand::Disconnect),
-        ("hold", []) => Some(AdminCommand::Hold),
-        ("release", []) => Some(AdminCommand::Release),
+        ("reset", []) => Some(OperatorCommand::Reset),
+        ("logout", []) => Some(OperatorCommand::Logout),
+        ("disconnect", []) => Some(OperatorCommand::Disconnect),
+        ("hold", []) => Some(OperatorCommand::Hold),
+        ("release", []) => Some(OperatorCommand::Release),
         ("remove", []) => None,
         (verb, _) if is_verb(verb) => return format!("error: {verb} takes only a session ID"),
         (verb, _) => return format!("error: unknown command {verb:?} ({HELP})"),
@@ -203,7 +203,7 @@ async fn answer<D: Schema + Send + Sync + 'static>(inner: &Arc<Inner<D>>, line: 
     };
     let done = match command {
         None => handle.status().await.map(|s| s.to_string()),
-        Some(command) => handle.admin(command).await.map(|s| format!("ok {s}")),
+        Some(command) => handle.operate(command).await.map(|s| format!("ok {s}")),
     };
     done.unwrap_or_else(|e| format!("error: {e}"))
 }
@@ -247,7 +247,7 @@ async fn add<D: Schema + Send + Sync + 'static>(inner: &Arc<Inner<D>>, path: &st
 }
 
 /// `set-next`'s arguments: `sender N`, `target M`, either or both.
-fn set_next(args: &[&str]) -> Result<AdminCommand, String> {
+fn set_next(args: &[&str]) -> Result<OperatorCommand, String> {
     let (mut sender, mut target) = (None, None);
     let mut args = args.iter();
     while let Some(which) = args.next() {
@@ -267,7 +267,7 @@ fn set_next(args: &[&str]) -> Result<AdminCommand, String> {
     if sender.is_none() && target.is_none() {
         return Err("set-next needs sender N, target M, or both".to_owned());
     }
-    Ok(AdminCommand::SetNext { sender, target })
+    Ok(OperatorCommand::SetNext { sender, target })
 }
 
 #[cfg(test)]
@@ -278,14 +278,14 @@ mod tests {
     fn set_next_takes_either_number_or_both() {
         assert_eq!(
             set_next(&["sender", "5", "target", "7"]),
-            Ok(AdminCommand::SetNext {
+            Ok(OperatorCommand::SetNext {
                 sender: Some(5),
                 target: Some(7)
             })
         );
         assert_eq!(
             set_next(&["target", "7"]),
-            Ok(AdminCommand::SetNext {
+            Ok(OperatorCommand::SetNext {
                 sender: None,
                 target: Some(7)
             })

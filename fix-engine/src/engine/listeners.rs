@@ -91,11 +91,11 @@ pub(super) async fn place(
     id: &SessionId,
     wanted: &Listener,
     given: &[Arc<std::net::TcpListener>],
-) -> Result<Place, crate::AdminError> {
+) -> Result<Place, crate::OperatorError> {
     if let Some(l) = list.iter().find(|l| l.config.port == wanted.port) {
         return match l.config.difference(wanted) {
             None => Ok(Place::Shared),
-            Some(setting) => Err(crate::AdminError::ListenerDiffers {
+            Some(setting) => Err(crate::OperatorError::ListenerDiffers {
                 id: id.clone(),
                 port: wanted.port,
                 setting,
@@ -104,7 +104,7 @@ pub(super) async fn place(
     }
     let (listener, local) = bind(wanted, given)
         .await
-        .map_err(crate::AdminError::Engine)?;
+        .map_err(crate::OperatorError::Engine)?;
     Ok(Place::New(listener, local))
 }
 

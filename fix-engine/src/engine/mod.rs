@@ -34,13 +34,13 @@ use self::accept::{listen, server_tls_of};
 pub use self::error::{EngineError, EngineErrorKind};
 use self::initiate::{client_tls_of, initiate};
 pub use self::options::{EngineOptions, QueuedWhileDown};
-use crate::admin::{AdminCommand, AdminError, SessionStatus};
 use crate::config::{SessionSettings, Settings, Transport};
 use crate::dictionary::DictionarySource;
 use crate::driver::{self, Claim, End, Limits, SessionCell, Store, Unflushed};
 use crate::handle::{Command, Gate, SessionHandle, Shared};
 use crate::journal::Journal;
 use crate::log::{FileLog, Log};
+use crate::operator::{OperatorCommand, OperatorError, SessionStatus};
 use crate::transport::Stream;
 
 /// What every connection's event log (and the start) says of a session whose
@@ -215,7 +215,7 @@ impl<D: Schema> Drop for Engine<D> {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         for e in sessions.values() {
-            SessionCell::<D>::refuse_admin(&e.shared);
+            SessionCell::<D>::refuse_operator_commands(&e.shared);
         }
     }
 }
@@ -377,42 +377,42 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     }
 
     /// Does an operator's command on session `id` (see
-    /// [`SessionHandle::admin`]): through the session, with an event in its
+    /// [`SessionHandle::operate`]): through the session, with an event in its
     /// log; its status after.
     ///
     /// ```no_run
-    /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::AdminError> {
-    /// use fix_engine::AdminCommand;
+    /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::OperatorError> {
+    /// use fix_engine::OperatorCommand;
     /// let id = fix_session::SessionId::new("FIX.4.4", "EXECUTOR", "CLIENT1");
-    /// engine.admin(&id, AdminCommand::Hold).await?;
-    /// engine.admin(&id, AdminCommand::Logout).await?;
+    /// engine.operate(&id, OperatorCommand::Hold).await?;
+    /// engine.operate(&id, OperatorCommand::Logout).await?;
     /// # Ok(()) }
     /// ```
-    pub async fn admin(
+    pub async fn operate(
         &self,
         id: &SessionId,
-        command: AdminCommand,
-    ) -> Result<SessionStatus, AdminError> {
-        self.inner.handle(id)?.admin(command).await
+        command: OperatorCommand,
+    ) -> Result<SessionStatus, OperatorError> {
+        self.inner.handle(id)?.operate(command).await
     }
 
     /// Session `id`'s status (see [`SessionHandle::status`]).
     ///
     /// ```no_run
-    /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::AdminError> {
+    /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::OperatorError> {
     /// let id = fix_session::SessionId::new("FIX.4.4", "EXECUTOR", "CLIENT1");
     /// println!("{}", engine.status(&id).await?);
     /// # Ok(()) }
     /// ```
-    pub async fn status(&self, id: &SessionId) -> Result<SessionStatus, AdminError> {
+    pub async fn status(&self, id: &SessionId) -> Result<SessionStatus, OperatorError> {
         self.inner.handle(id)?.status().await
     }
 
     /// Sets session `id`'s next sender and target sequence numbers
-    /// ([`AdminCommand::SetNext`]).
+    /// ([`OperatorCommand::SetNext`]).
     ///
     /// ```no_run
-    /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::AdminError> {
+    /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::OperatorError> {
     /// let id = fix_session::SessionId::new("FIX.4.4", "EXECUTOR", "CLIENT1");
     /// engine.set_next_seq_nums(&id, Some(120), Some(87)).await?;
     /// # Ok(()) }
@@ -422,8 +422,8 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         id: &SessionId,
         sender: Option<u64>,
         target: Option<u64>,
-    ) -> Result<SessionStatus, AdminError> {
-        self.admin(id, AdminCommand::SetNext { sender, target })
+    ) -> Result<SessionStatus, OperatorError> {
+        self.operate(id, OperatorCommand::SetNext { sender, target })
             .await
     }
 
@@ -431,7 +431,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     /// application made, an initiator's task started. An acceptor's is
     /// reached through the engine's listener on its port, which must have
     /// the session's socket settings (address, TLS files, buffers:
-    /// [`AdminError::ListenerDiffers`] otherwise); on a port with no listener
+    /// [`OperatorError::ListenerDiffers`] otherwise); on a port with no listener
     /// one is bound for it ([`local_addr`](Self::local_addr) says where),
     /// and closed again when the last session on it is removed. A listener
     /// is known by the port its sessions name: a session on port 0 joins
@@ -453,7 +453,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     pub async fn add_session(
         &self,
         settings: SessionSettings,
-    ) -> Result<SessionHandle, AdminError> {
+    ) -> Result<SessionHandle, OperatorError> {
         add_session(&self.inner, settings).await
     }
 
@@ -461,11 +461,11 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     /// from now on, a Logout if one runs (waited for up to `timeout`, then
     /// the connection closed), its store synced and closed (its files are
     /// kept), its log's last event written. Its handles answer
-    /// [`AdminError::NoSuchSession`] from then on, and their sends
+    /// [`OperatorError::NoSuchSession`] from then on, and their sends
     /// [`SendError::NotConnected`](crate::SendError::NotConnected).
     ///
     /// ```no_run
-    /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::AdminError> {
+    /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::OperatorError> {
     /// let id = fix_session::SessionId::new("FIX.4.4", "CLIENT2", "EXECUTOR");
     /// engine.remove_session(&id, std::time::Duration::from_secs(5)).await?;
     /// # Ok(()) }
@@ -474,7 +474,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         &self,
         id: &SessionId,
         timeout: Duration,
-    ) -> Result<(), AdminError> {
+    ) -> Result<(), OperatorError> {
         self.inner.remove_session(id, timeout).await
     }
 
@@ -562,7 +562,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         let mut result = Ok(());
         let mut dropped = 0;
         for e in &entries {
-            SessionCell::<D>::refuse_admin(&e.shared);
+            SessionCell::<D>::refuse_operator_commands(&e.shared);
             let queued = e.shared.drop_queued(&crate::NotSent::EngineStopped);
             if queued > 0 {
                 tracing::warn!(session = %e.shared.id, queued, "queued messages were never sent: the engine stopped");
@@ -729,11 +729,11 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
     }
 
     /// The handle of session `id`.
-    fn handle(&self, id: &SessionId) -> Result<SessionHandle, AdminError> {
+    fn handle(&self, id: &SessionId) -> Result<SessionHandle, OperatorError> {
         self.lock_sessions()
             .get(id)
             .map(|e| SessionHandle::new(e.shared.clone()))
-            .ok_or_else(|| AdminError::NoSuchSession(id.store_name()))
+            .ok_or_else(|| OperatorError::NoSuchSession(id.store_name()))
     }
 
     /// The session an operator names: as its store is named
@@ -746,11 +746,11 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
     }
 
     /// Removes session `id` (see [`Engine::remove_session`]).
-    async fn remove_session(&self, id: &SessionId, timeout: Duration) -> Result<(), AdminError> {
+    async fn remove_session(&self, id: &SessionId, timeout: Duration) -> Result<(), OperatorError> {
         let entry = self
             .lock_sessions()
             .remove(id)
-            .ok_or_else(|| AdminError::NoSuchSession(id.store_name()))?;
+            .ok_or_else(|| OperatorError::NoSuchSession(id.store_name()))?;
         if entry.from_template {
             // Room for another of the templates' sessions.
             self.template_sessions.fetch_sub(1, Ordering::AcqRel);
@@ -765,8 +765,8 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         entry.shared.set_gate(Gate::Removed);
         let handle = SessionHandle::new(entry.shared.clone());
         if !entry.cell.is_idle() {
-            match handle.admin_unchecked(AdminCommand::Logout).await {
-                Ok(_) | Err(AdminError::NotConnected(_)) => {}
+            match handle.admin_unchecked(OperatorCommand::Logout).await {
+                Ok(_) | Err(OperatorError::NotConnected(_)) => {}
                 Err(e) => return Err(e),
             }
             let down =
@@ -790,11 +790,11 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         entry.event("Removed at run time");
         let failed = match entry.cell.sync_and_flush() {
             Ok(()) => Ok(()),
-            Err(Unflushed::Store(error)) => Err(AdminError::Session {
+            Err(Unflushed::Store(error)) => Err(OperatorError::Session {
                 id: id.clone(),
                 error: Box::new(error.into()),
             }),
-            Err(Unflushed::Log(error)) => Err(AdminError::Log {
+            Err(Unflushed::Log(error)) => Err(OperatorError::Log {
                 id: id.clone(),
                 error: Box::new(error),
             }),
@@ -1150,17 +1150,17 @@ fn end_reason(end: &End) -> String {
 async fn add_session<D: Schema + Send + Sync + 'static>(
     inner: &Arc<Inner<D>>,
     settings: SessionSettings,
-) -> Result<SessionHandle, AdminError> {
+) -> Result<SessionHandle, OperatorError> {
     if *inner.shutdown.borrow() {
-        return Err(AdminError::Stopped);
+        return Err(OperatorError::Stopped);
     }
     let id = settings.session.id.clone();
-    supported(&settings).map_err(AdminError::Engine)?;
+    supported(&settings).map_err(OperatorError::Engine)?;
     if inner.lock_sessions().contains_key(&id) {
-        return Err(AdminError::Exists(id));
+        return Err(OperatorError::Exists(id));
     }
     let Some(wanted) = settings.listener() else {
-        let tls = client_tls_of(&settings).map_err(AdminError::Engine)?;
+        let tls = client_tls_of(&settings).map_err(OperatorError::Engine)?;
         let entry = insert_added(inner, settings)?;
         let span = tracing::info_span!("fix_initiator", session = %id);
         inner.spawn(initiate(inner.clone(), entry.clone(), tls).instrument(span));
@@ -1171,7 +1171,7 @@ async fn add_session<D: Schema + Send + Sync + 'static>(
     let mut listening = inner.listeners.lock().await;
     let place = listeners::place(&listening, &id, &wanted, &inner.options.listeners).await?;
     let tls = match place {
-        listeners::Place::New(..) => server_tls_of(&wanted).map_err(AdminError::Engine)?,
+        listeners::Place::New(..) => server_tls_of(&wanted).map_err(OperatorError::Engine)?,
         listeners::Place::Shared => None,
     };
     // A new listener closes (dropped) if the session cannot be made.
@@ -1195,15 +1195,15 @@ async fn add_session<D: Schema + Send + Sync + 'static>(
 fn insert_added<D: Schema + Send + Sync + 'static>(
     inner: &Arc<Inner<D>>,
     settings: SessionSettings,
-) -> Result<Arc<Entry<D>>, AdminError> {
+) -> Result<Arc<Entry<D>>, OperatorError> {
     let id = settings.session.id.clone();
     let entry = inner
         .make_entry(settings, false)
-        .map_err(AdminError::Engine)?;
+        .map_err(OperatorError::Engine)?;
     {
         let mut sessions = inner.lock_sessions();
         if sessions.contains_key(&id) {
-            return Err(AdminError::Exists(id));
+            return Err(OperatorError::Exists(id));
         }
         sessions.insert(id.clone(), entry.clone());
     }

@@ -1,6 +1,6 @@
 //! Live administration: what an operator asks of a running session
-//! ([`AdminCommand`]), what it answers ([`SessionStatus`]) and why it could
-//! not ([`AdminError`]). Every command goes through the session, under its
+//! ([`OperatorCommand`]), what it answers ([`SessionStatus`]) and why it could
+//! not ([`OperatorError`]). Every command goes through the session, under its
 //! cell's lock: applied by its connection task's next step while a
 //! connection runs it, or at once while none does (see `driver.rs`), and each
 //! is an event in the session's log.
@@ -11,17 +11,17 @@ use crate::EngineError;
 use crate::log::LogError;
 
 /// What an operator asks of a session, through
-/// [`SessionHandle::admin`](crate::SessionHandle::admin),
-/// [`Engine::admin`](crate::Engine::admin) or the admin socket.
+/// [`SessionHandle::operate`](crate::SessionHandle::operate),
+/// [`Engine::operate`](crate::Engine::operate) or the admin socket.
 ///
 /// ```
-/// use fix_engine::AdminCommand;
-/// let set = AdminCommand::SetNext { sender: Some(120), target: None };
+/// use fix_engine::OperatorCommand;
+/// let set = OperatorCommand::SetNext { sender: Some(120), target: None };
 /// assert_eq!(set.to_string(), "set-next sender 120");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum AdminCommand {
+pub enum OperatorCommand {
     /// Sets the next sender and target sequence numbers in the store (`None`
     /// leaves one as it is). On a logged-on session the next message goes
     /// with the new sender number: a counterparty that finds a gap asks for
@@ -50,10 +50,10 @@ pub enum AdminCommand {
     Release,
 }
 
-impl std::fmt::Display for AdminCommand {
+impl std::fmt::Display for OperatorCommand {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AdminCommand::SetNext { sender, target } => {
+            OperatorCommand::SetNext { sender, target } => {
                 f.write_str("set-next")?;
                 if let Some(n) = sender {
                     write!(f, " sender {n}")?;
@@ -63,11 +63,11 @@ impl std::fmt::Display for AdminCommand {
                 }
                 Ok(())
             }
-            AdminCommand::Reset => f.write_str("reset"),
-            AdminCommand::Logout => f.write_str("logout"),
-            AdminCommand::Disconnect => f.write_str("disconnect"),
-            AdminCommand::Hold => f.write_str("hold"),
-            AdminCommand::Release => f.write_str("release"),
+            OperatorCommand::Reset => f.write_str("reset"),
+            OperatorCommand::Logout => f.write_str("logout"),
+            OperatorCommand::Disconnect => f.write_str("disconnect"),
+            OperatorCommand::Hold => f.write_str("hold"),
+            OperatorCommand::Release => f.write_str("release"),
         }
     }
 }
@@ -95,7 +95,7 @@ pub struct SessionStatus {
     pub state: State,
     /// Whether a connection runs it now (logging on or out included).
     pub connected: bool,
-    /// Whether it is held ([`AdminCommand::Hold`]).
+    /// Whether it is held ([`OperatorCommand::Hold`]).
     pub held: bool,
     /// The next MsgSeqNum it sends, as its store has it.
     pub next_sender_seq: u64,
@@ -122,12 +122,12 @@ impl std::fmt::Display for SessionStatus {
 /// Why an operator's command was not done.
 ///
 /// ```
-/// let e = fix_engine::AdminError::NoSuchSession("FIX.4.4-A-C".into());
+/// let e = fix_engine::OperatorError::NoSuchSession("FIX.4.4-A-C".into());
 /// assert_eq!(e.to_string(), "no session FIX.4.4-A-C");
 /// ```
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum AdminError {
+pub enum OperatorError {
     /// No session of the engine has this ID.
     NoSuchSession(String),
     /// [`Engine::add_session`](crate::Engine::add_session): the engine has
@@ -169,64 +169,66 @@ pub enum AdminError {
     Stopped,
 }
 
-impl std::fmt::Display for AdminError {
+impl std::fmt::Display for OperatorError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AdminError::NoSuchSession(id) => write!(f, "no session {id}"),
-            AdminError::Exists(id) => write!(f, "session {} exists already", id.store_name()),
-            AdminError::ListenerDiffers { id, port, setting } => write!(
+            OperatorError::NoSuchSession(id) => write!(f, "no session {id}"),
+            OperatorError::Exists(id) => write!(f, "session {} exists already", id.store_name()),
+            OperatorError::ListenerDiffers { id, port, setting } => write!(
                 f,
                 "session {}: the engine's listener on port {port} has another {setting}",
                 id.store_name()
             ),
-            AdminError::NotConnected(id) => {
+            OperatorError::NotConnected(id) => {
                 write!(f, "session {} is not connected", id.store_name())
             }
-            AdminError::Session { id, error } => write!(f, "session {}: {error}", id.store_name()),
-            AdminError::Log { id, error } => {
+            OperatorError::Session { id, error } => {
+                write!(f, "session {}: {error}", id.store_name())
+            }
+            OperatorError::Log { id, error } => {
                 write!(f, "session {}: log: {error}", id.store_name())
             }
-            AdminError::Engine(e) => e.fmt(f),
-            AdminError::Stopped => f.write_str("the engine stopped"),
+            OperatorError::Engine(e) => e.fmt(f),
+            OperatorError::Stopped => f.write_str("the engine stopped"),
         }
     }
 }
 
-impl std::error::Error for AdminError {
+impl std::error::Error for OperatorError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            AdminError::Session { error, .. } => Some(&**error),
-            AdminError::Log { error, .. } => Some(&**error),
-            AdminError::Engine(e) => Some(e),
+            OperatorError::Session { error, .. } => Some(&**error),
+            OperatorError::Log { error, .. } => Some(&**error),
+            OperatorError::Engine(e) => Some(e),
             _ => None,
         }
     }
 }
 
-/// What an [`AdminCommand`] waits on: its reply, when someone waits.
-pub(crate) type Reply = tokio::sync::oneshot::Sender<Result<SessionStatus, AdminError>>;
+/// What an [`OperatorCommand`] waits on: its reply, when someone waits.
+pub(crate) type Reply = tokio::sync::oneshot::Sender<Result<SessionStatus, OperatorError>>;
 
 /// A command queued for the session's connection task.
 #[derive(Debug)]
 pub(crate) struct Request {
-    pub(crate) command: AdminCommand,
+    pub(crate) command: OperatorCommand,
     pub(crate) reply: Reply,
 }
 
 /// The line an operator's command writes to the session's log.
-pub(crate) fn event_text(command: AdminCommand, next: (u64, u64), reset_now: bool) -> String {
+pub(crate) fn event_text(command: OperatorCommand, next: (u64, u64), reset_now: bool) -> String {
     match command {
-        AdminCommand::SetNext { .. } => format!(
+        OperatorCommand::SetNext { .. } => format!(
             "Sequence numbers set by an operator: next sender {}, next target {}",
             next.0, next.1
         ),
-        AdminCommand::Reset if reset_now => "Sequence numbers reset by an operator".to_owned(),
-        AdminCommand::Reset => "Reset requested by an operator: the store is reset when the \
+        OperatorCommand::Reset if reset_now => "Sequence numbers reset by an operator".to_owned(),
+        OperatorCommand::Reset => "Reset requested by an operator: the store is reset when the \
             Logout is answered or the connection ends"
             .to_owned(),
-        AdminCommand::Logout => "Logout requested by an operator".to_owned(),
-        AdminCommand::Disconnect => "Disconnect requested by an operator".to_owned(),
-        AdminCommand::Hold => "Held by an operator: Logons refused until released".to_owned(),
-        AdminCommand::Release => "Released by an operator: Logons accepted".to_owned(),
+        OperatorCommand::Logout => "Logout requested by an operator".to_owned(),
+        OperatorCommand::Disconnect => "Disconnect requested by an operator".to_owned(),
+        OperatorCommand::Hold => "Held by an operator: Logons refused until released".to_owned(),
+        OperatorCommand::Release => "Released by an operator: Logons accepted".to_owned(),
     }
 }

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use common::{acceptor, initiator, log_events, port_of, settings};
 use fix_core::Message;
-use fix_engine::{AdminCommand, AdminError, Engine, EngineOptions, SessionHandle};
+use fix_engine::{Engine, EngineOptions, OperatorCommand, OperatorError, SessionHandle};
 use fix_session::store::StoreLog;
 use fix_session::{AppReject, Application, Outbox, Refusal, SessionId, State};
 use fix_test_support::temp_dir::TestDir;
@@ -178,7 +178,7 @@ async fn numbers_set_on_live_sessions_are_what_the_counterparty_sees_after_a_rec
     drain(&mut i_seen);
 
     // The acceptor drops the connection; the initiator connects again.
-    let st = ah.admin(AdminCommand::Disconnect).await.unwrap();
+    let st = ah.operate(OperatorCommand::Disconnect).await.unwrap();
     assert!(st.connected, "answered by the connection's own step");
     assert_eq!(
         next_of(&mut a_seen, b"A").await,
@@ -224,7 +224,7 @@ async fn numbers_set_on_live_sessions_are_what_the_counterparty_sees_after_a_rec
 
     // A zero is refused and changes nothing.
     let e = ah.set_next_seq_nums(Some(0), Some(7)).await.unwrap_err();
-    assert!(matches!(e, AdminError::Session { .. }), "{e}");
+    assert!(matches!(e, OperatorError::Session { .. }), "{e}");
     assert_eq!(ah.status().await.unwrap().next_target_seq, 52);
 
     i.shutdown(Duration::from_secs(5)).await.unwrap();
@@ -256,14 +256,14 @@ async fn numbers_set_and_a_reset_while_disconnected_are_done_at_once() {
     );
     let log = StoreLog::open(dir.join("store"), &id.store_name()).unwrap();
     assert_eq!((log.next_sender_seq(), log.next_target_seq()), (7, 1));
-    let st = a.admin(&id, AdminCommand::Reset).await.unwrap();
+    let st = a.operate(&id, OperatorCommand::Reset).await.unwrap();
     assert_eq!((st.next_sender_seq, st.next_target_seq), (1, 1));
-    let e = a.admin(&id, AdminCommand::Logout).await.unwrap_err();
-    assert!(matches!(e, AdminError::NotConnected(_)), "{e}");
+    let e = a.operate(&id, OperatorCommand::Logout).await.unwrap_err();
+    assert!(matches!(e, OperatorError::NotConnected(_)), "{e}");
     let e = a
-        .admin(
+        .operate(
             &SessionId::new("FIX.4.4", "EXEC", "NOBODY"),
-            AdminCommand::Reset,
+            OperatorCommand::Reset,
         )
         .await
         .unwrap_err();
@@ -368,7 +368,7 @@ async fn a_held_acceptor_refuses_logons_and_a_held_initiator_does_not_connect() 
         st.held && st.connected && st.state == State::LoggedOn,
         "{st}"
     );
-    ah.admin(AdminCommand::Disconnect).await.unwrap();
+    ah.operate(OperatorCommand::Disconnect).await.unwrap();
     drain(&mut a_seen);
     // The initiator tries every second (ReconnectInterval=1).
     tokio::time::sleep(Duration::from_millis(2500)).await;
@@ -392,7 +392,7 @@ async fn a_held_acceptor_refuses_logons_and_a_held_initiator_does_not_connect() 
 
     // A held initiator does not connect at all.
     ih.hold().await.unwrap();
-    ih.admin(AdminCommand::Logout).await.unwrap();
+    ih.operate(OperatorCommand::Logout).await.unwrap();
     tokio::time::timeout(Duration::from_secs(5), ah.wait_for(State::Disconnected))
         .await
         .unwrap();
@@ -496,7 +496,7 @@ async fn sessions_are_added_and_removed_at_run_time() {
         .add_session(acceptor("EXEC", "CLIENT2", port).build().unwrap())
         .await
         .unwrap_err();
-    assert!(matches!(again, AdminError::Exists(_)), "{again}");
+    assert!(matches!(again, OperatorError::Exists(_)), "{again}");
     let differs = a
         .add_session(
             acceptor("EXEC", "CLIENT3", port)
@@ -516,7 +516,7 @@ async fn sessions_are_added_and_removed_at_run_time() {
     // Removed: logged out, its handles refused, its store closed.
     i.remove_session(&i2, Duration::from_secs(5)).await.unwrap();
     let gone = initiator2.status().await.unwrap_err();
-    assert!(matches!(gone, AdminError::NoSuchSession(_)), "{gone}");
+    assert!(matches!(gone, OperatorError::NoSuchSession(_)), "{gone}");
     assert_eq!(i.sessions(), [SessionId::new("FIX.4.4", "CLIENT", "EXEC")]);
     tokio::time::timeout(
         Duration::from_secs(5),
@@ -610,7 +610,7 @@ async fn an_acceptor_added_on_a_new_port_gets_a_listener_closed_with_its_last_se
     assert!(
         matches!(
             differs,
-            AdminError::ListenerDiffers {
+            OperatorError::ListenerDiffers {
                 port: 0,
                 setting: "SocketReuseAddress",
                 ..
