@@ -1080,10 +1080,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     reason: reason.to_owned(),
                 });
                 self.reset_after_error = true;
-                self.send_logout(now, Some(b"Session reset"), app)?;
-                self.set_state(State::LogoutSent);
-                self.conn.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
-                Ok(())
+                self.begin_logout(now, Some(b"Session reset"), app)
             }
             OnError::Disconnect => {
                 self.events.push(Event::DisconnectOnError {
@@ -1129,12 +1126,12 @@ fn heart_bt_int(msg: &Message<'_>) -> Option<u64> {
     parse_digits(v, 19).filter(|&n| n <= MAX_HEART_BT_INT)
 }
 
-/// The MsgSeqNum of bytes that did not index, found by text.
 /// Text (58), for an event.
 fn text_of(msg: &Message<'_>) -> Option<String> {
     msg.get(58).map(|t| String::from_utf8_lossy(t).into_owned())
 }
 
+/// The MsgSeqNum of bytes that did not index, found by text.
 pub(super) fn seq_text(bytes: &[u8]) -> Option<u64> {
     let at = bytes.windows(4).position(|w| w == b"\x0134=")? + 4;
     let end = bytes[at..]

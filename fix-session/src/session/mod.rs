@@ -1063,9 +1063,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             }
             State::LoggedOn => {
                 self.reset_after_error = true;
-                self.send_logout(now, Some(b"Session reset"), app)?;
-                self.set_state(State::LogoutSent);
-                self.conn.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
+                self.begin_logout(now, Some(b"Session reset"), app)?;
                 Ok(false)
             }
             State::AwaitingLogon | State::LogoutSent => {
@@ -1425,10 +1423,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if self.conn.state != State::LoggedOn || self.conn.logout_sent || self.conn.disconnect {
             return Ok(());
         }
-        self.send_logout(now, text.map(str::as_bytes), app)?;
-        self.set_state(State::LogoutSent);
-        self.conn.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
-        Ok(())
+        self.begin_logout(now, text.map(str::as_bytes), app)
     }
 
     /// Handles the messages at the start of `buf`; returns how many bytes were

@@ -106,9 +106,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         };
         if let Err(e) = stored {
             // Not taken by the store, so never handed out.
-            self.output.truncate(start);
-            self.conn.released = self.conn.released.min(start);
-            self.conn.syncing_to = self.conn.syncing_to.min(start);
+            self.cut_output_back(start);
             return Err(e.into());
         }
         if self.conn.serving.is_some() {
@@ -122,9 +120,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 self.held_index
                     .push((seq, self.held.len(), Kind::of(msg_type)));
             }
-            self.output.truncate(start);
-            self.conn.released = self.conn.released.min(start);
-            self.conn.syncing_to = self.conn.syncing_to.min(start);
+            self.cut_output_back(start);
             self.conn.held_from.get_or_insert(seq);
         } else {
             self.record_sent(Some(seq), Kind::of(msg_type), start);
@@ -226,7 +222,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         match self.store.take_as_standby(seq, &self.output[start..]) {
             Ok(true) => {}
             taken => {
-                self.output.truncate(start);
+                self.cut_output_back(start);
                 return taken.map_err(SessionError::from);
             }
         }
@@ -283,6 +279,29 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             text: text.map(|t| String::from_utf8_lossy(t).into_owned()),
         });
         Ok(())
+    }
+
+    /// Our Logout, starting the logout: the state is LogoutSent and the
+    /// answer is awaited for LogoutTimeout.
+    pub(super) fn begin_logout(
+        &mut self,
+        now: SystemTime,
+        text: Option<&[u8]>,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        self.send_logout(now, text, app)?;
+        self.set_state(crate::State::LogoutSent);
+        self.conn.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
+        Ok(())
+    }
+
+    /// Takes back the output from `start` (a message not taken by the store,
+    /// or held behind a resend): what was handed out or is being synced
+    /// ends there at most.
+    fn cut_output_back(&mut self, start: usize) {
+        self.output.truncate(start);
+        self.conn.released = self.conn.released.min(start);
+        self.conn.syncing_to = self.conn.syncing_to.min(start);
     }
 
     /// Sets the routing header of the next message to the reverse of `msg`'s, as
