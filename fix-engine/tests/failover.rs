@@ -384,6 +384,27 @@ async fn until_answered(
     true
 }
 
+/// Our initiator `session` (HeartBtInt 1 s, ReconnectInterval 0.5 s,
+/// LogonTimeout 2 s) started and logged on to engine-a, its events on `tx`.
+async fn logged_on(
+    session: fix_engine::config::SessionBuilder,
+    tx: &mpsc::UnboundedSender<(SessionId, Event)>,
+) -> (
+    Engine<&'static fix_core::typed::Tables>,
+    fix_engine::SessionHandle,
+) {
+    let session = session
+        .heart_bt_int(1)
+        .reconnect_interval(Duration::from_millis(500))
+        .logon_timeout(Duration::from_secs(2));
+    let ini = start([session], tx, false).await;
+    let handle = ini.session(&initiator_id()).unwrap();
+    tokio::time::timeout(Duration::from_secs(20), handle.wait_for(State::LoggedOn))
+        .await
+        .expect("logged on to engine-a");
+    (ini, handle)
+}
+
 /// One failover run; returns how long the standby took to answer after the
 /// failure.
 async fn run(pg: &PgServer, failure: Failure, n: usize) -> Duration {
@@ -395,16 +416,8 @@ async fn run(pg: &PgServer, failure: Failure, n: usize) -> Duration {
     let proxy_port = proxy.start(port_a).await;
 
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let session = initiator("C1", "EXEC", proxy_port)
-        .socket_connect("127.0.0.1", port_b)
-        .heart_bt_int(1)
-        .reconnect_interval(Duration::from_millis(500))
-        .logon_timeout(Duration::from_secs(2));
-    let ini = start([session], &tx, false).await;
-    let handle = ini.session(&initiator_id()).unwrap();
-    tokio::time::timeout(Duration::from_secs(20), handle.wait_for(State::LoggedOn))
-        .await
-        .expect("logged on to engine-a");
+    let first = initiator("C1", "EXEC", proxy_port).socket_connect("127.0.0.1", port_b);
+    let (ini, handle) = logged_on(first, &tx).await;
 
     let ids: Vec<String> = (0..BEFORE + AFTER).map(|i| format!("O{n}-{i}")).collect();
     let mut seen = HashMap::new();
@@ -548,15 +561,7 @@ async fn a_standby_answers_a_logon_that_holds_every_message_with_a_logout() {
     let (_a, port_a) = Acceptor::listening_on(&pg, "engine-a", &record).await;
     let (_b, port_b) = Acceptor::listening_on(&pg, "engine-b", &record).await;
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let session = initiator("C1", "EXEC", port_a)
-        .heart_bt_int(1)
-        .reconnect_interval(Duration::from_millis(500))
-        .logon_timeout(Duration::from_secs(2));
-    let ini = start([session], &tx, false).await;
-    let handle = ini.session(&initiator_id()).unwrap();
-    tokio::time::timeout(Duration::from_secs(20), handle.wait_for(State::LoggedOn))
-        .await
-        .expect("logged on to engine-a");
+    let (ini, handle) = logged_on(initiator("C1", "EXEC", port_a), &tx).await;
     let ids: Vec<String> = (0..6).map(|i| format!("S-{i}")).collect();
     let mut seen = HashMap::new();
     for id in &ids[..3] {

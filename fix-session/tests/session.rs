@@ -99,15 +99,7 @@ fn an_idle_session_heartbeats_then_tests_then_disconnects() {
     assert_eq!(p.now, t0() + Duration::from_secs(30));
     // The acceptor now hears nothing: TestRequest at 1.2 x HeartBtInt of silence.
     let silent_since = p.now;
-    let mut acc_sent = Vec::new();
-    while !p.acc.wants_disconnect() {
-        let next = p.acc.poll_timeout().unwrap().wall;
-        p.now = next;
-        p.acc.handle_timeout(p.now, &mut p.aa).unwrap();
-        acc_sent.extend(split(p.acc.output()));
-        let n = p.acc.output().len();
-        p.acc.consume_output(n);
-    }
+    let acc_sent = p.acceptor_until_disconnect();
     let types: Vec<String> = acc_sent.iter().map(|m| get(m, 35).unwrap()).collect();
     assert!(types.contains(&"1".to_string()), "{types:?}");
     assert_eq!(
@@ -136,23 +128,9 @@ fn a_silent_counterparty_gets_a_logout_when_the_setting_asks() {
     for on in [false, true] {
         let (ic, mut ac) = configs();
         ac.send_logout_before_timeout_disconnect = on;
-        let mut p = Pair::with(
-            ic,
-            ac,
-            MemoryStore::new(),
-            MemoryStore::new(),
-            Recorder::default(),
-            Recorder::echo(),
-        );
+        let mut p = Pair::with_configs(ic, ac);
         p.connect();
-        let mut acc_sent = Vec::new();
-        while !p.acc.wants_disconnect() {
-            p.now = p.acc.poll_timeout().unwrap().wall;
-            p.acc.handle_timeout(p.now, &mut p.aa).unwrap();
-            acc_sent.extend(split(p.acc.output()));
-            let n = p.acc.output().len();
-            p.acc.consume_output(n);
-        }
+        let acc_sent = p.acceptor_until_disconnect();
         let last = acc_sent.last().unwrap();
         if on {
             assert_eq!(get(last, 35).as_deref(), Some("5"));

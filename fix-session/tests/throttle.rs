@@ -316,14 +316,7 @@ fn answers_from_callbacks_are_sent_but_counted() {
     // held back (they answer a message), and they use the allowance.
     let (ic, mut ac) = common::configs();
     ac.max_app_messages_per_sec = NonZeroU32::new(2);
-    let mut p = common::Pair::with(
-        ic,
-        ac,
-        MemoryStore::new(),
-        MemoryStore::new(),
-        Recorder::default(),
-        Recorder::echo(),
-    );
+    let mut p = common::Pair::with_configs(ic, ac);
     p.connect();
     for k in 1..=5 {
         p.init.send(p.now, b"D", &order(k), &mut p.ia).unwrap();

@@ -123,6 +123,12 @@ impl Pair {
     /// not connected.
     pub fn new() -> Pair {
         let (ic, ac) = configs();
+        Pair::with_configs(ic, ac)
+    }
+
+    /// An initiator and an acceptor with these configs, a recording
+    /// application and an echoing one, not connected.
+    pub fn with_configs(ic: SessionConfig, ac: SessionConfig) -> Pair {
         Pair::with(
             ic,
             ac,
@@ -220,6 +226,20 @@ impl<I: Application, A: Application> Pair<I, A> {
         self.init
             .handle_bytes(self.now, &self.wire, &mut self.ia)
             .unwrap();
+    }
+
+    /// Runs the acceptor's timers alone (the initiator silent) until it
+    /// wants its connection closed; what it sent meanwhile.
+    pub fn acceptor_until_disconnect(&mut self) -> Vec<Vec<u8>> {
+        let mut sent = Vec::new();
+        while !self.acc.wants_disconnect() {
+            self.now = self.acc.poll_timeout().unwrap().wall;
+            self.acc.handle_timeout(self.now, &mut self.aa).unwrap();
+            sent.extend(split(self.acc.output()));
+            let n = self.acc.output().len();
+            self.acc.consume_output(n);
+        }
+        sent
     }
 
     /// Advances the clock to the earliest deadline of either side and fires it.
