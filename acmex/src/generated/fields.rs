@@ -2,1013 +2,1843 @@
 //! Field tags (each documented with its type and the Rust type of its getters).
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-t::tag!(ACCOUNT = 1, "Account", STRING);
-t::tag!(ADV_ID = 2, "AdvId", STRING);
-t::tag!(ADV_REF_ID = 3, "AdvRefID", STRING);
-t::tag!(ADV_SIDE = 4, "AdvSide", CHAR, e::AdvSide);
-t::tag!(ADV_TRANS_TYPE = 5, "AdvTransType", STRING, e::AdvTransType);
-t::tag!(AVG_PX = 6, "AvgPx", PRICE);
-t::tag!(BEGIN_SEQ_NO = 7, "BeginSeqNo", SEQNUM);
-t::tag!(BEGIN_STRING = 8, "BeginString", STRING);
-t::tag!(BODY_LENGTH = 9, "BodyLength", LENGTH);
-t::tag!(CHECK_SUM = 10, "CheckSum", STRING);
-t::tag!(CL_ORD_ID = 11, "ClOrdID", STRING);
-t::tag!(COMMISSION = 12, "Commission", AMT);
-t::tag!(COMM_TYPE = 13, "CommType", CHAR, e::CommType);
-t::tag!(CUM_QTY = 14, "CumQty", QTY);
-t::tag!(CURRENCY = 15, "Currency", CURRENCY);
-t::tag!(END_SEQ_NO = 16, "EndSeqNo", SEQNUM);
-t::tag!(EXEC_ID = 17, "ExecID", STRING);
-t::tag!(EXEC_INST = 18, "ExecInst", MULTIPLEVALUESTRING);
-t::tag!(EXEC_REF_ID = 19, "ExecRefID", STRING);
-t::tag!(HANDL_INST = 21, "HandlInst", CHAR, e::HandlInst);
-t::tag!(SECURITY_ID_SOURCE = 22, "SecurityIDSource", STRING, e::SecurityIdSource);
-t::tag!(IOIID = 23, "IOIID", STRING);
-t::tag!(IOI_QLTY_IND = 25, "IOIQltyInd", CHAR, e::IoiQltyInd);
-t::tag!(IOI_REF_ID = 26, "IOIRefID", STRING);
-t::tag!(IOI_QTY = 27, "IOIQty", STRING, e::IoiQty);
-t::tag!(IOI_TRANS_TYPE = 28, "IOITransType", CHAR, e::IoiTransType);
-t::tag!(LAST_CAPACITY = 29, "LastCapacity", CHAR, e::LastCapacity);
-t::tag!(LAST_MKT = 30, "LastMkt", EXCHANGE);
-t::tag!(LAST_PX = 31, "LastPx", PRICE);
-t::tag!(LAST_QTY = 32, "LastQty", QTY);
-t::tag!(NO_LINES_OF_TEXT = 33, "NoLinesOfText", NUMINGROUP);
-t::tag!(MSG_SEQ_NUM = 34, "MsgSeqNum", SEQNUM);
-t::tag!(MSG_TYPE = 35, "MsgType", STRING, e::MsgType);
-t::tag!(NEW_SEQ_NO = 36, "NewSeqNo", SEQNUM);
-t::tag!(ORDER_ID = 37, "OrderID", STRING);
-t::tag!(ORDER_QTY = 38, "OrderQty", QTY);
-t::tag!(ORD_STATUS = 39, "OrdStatus", CHAR, e::OrdStatus);
-t::tag!(ORD_TYPE = 40, "OrdType", CHAR, e::OrdType);
-t::tag!(ORIG_CL_ORD_ID = 41, "OrigClOrdID", STRING);
-t::tag!(ORIG_TIME = 42, "OrigTime", UTCTIMESTAMP);
-t::tag!(POSS_DUP_FLAG = 43, "PossDupFlag", BOOLEAN);
-t::tag!(PRICE = 44, "Price", PRICE);
-t::tag!(REF_SEQ_NUM = 45, "RefSeqNum", SEQNUM);
-t::tag!(SECURITY_ID = 48, "SecurityID", STRING);
-t::tag!(SENDER_COMP_ID = 49, "SenderCompID", STRING);
-t::tag!(SENDER_SUB_ID = 50, "SenderSubID", STRING);
-t::tag!(SENDING_TIME = 52, "SendingTime", UTCTIMESTAMP);
-t::tag!(QUANTITY = 53, "Quantity", QTY);
-t::tag!(SIDE = 54, "Side", CHAR, e::Side);
-t::tag!(SYMBOL = 55, "Symbol", STRING);
-t::tag!(TARGET_COMP_ID = 56, "TargetCompID", STRING);
-t::tag!(TARGET_SUB_ID = 57, "TargetSubID", STRING);
-t::tag!(TEXT = 58, "Text", STRING);
-t::tag!(TIME_IN_FORCE = 59, "TimeInForce", CHAR, e::TimeInForce);
-t::tag!(TRANSACT_TIME = 60, "TransactTime", UTCTIMESTAMP);
-t::tag!(URGENCY = 61, "Urgency", CHAR, e::Urgency);
-t::tag!(VALID_UNTIL_TIME = 62, "ValidUntilTime", UTCTIMESTAMP);
-t::tag!(SETTL_TYPE = 63, "SettlType", CHAR, e::SettlType);
-t::tag!(SETTL_DATE = 64, "SettlDate", LOCALMKTDATE);
-t::tag!(SYMBOL_SFX = 65, "SymbolSfx", STRING);
-t::tag!(LIST_ID = 66, "ListID", STRING);
-t::tag!(LIST_SEQ_NO = 67, "ListSeqNo", INT);
-t::tag!(TOT_NO_ORDERS = 68, "TotNoOrders", INT);
-t::tag!(LIST_EXEC_INST = 69, "ListExecInst", STRING);
-t::tag!(ALLOC_ID = 70, "AllocID", STRING);
-t::tag!(ALLOC_TRANS_TYPE = 71, "AllocTransType", CHAR, e::AllocTransType);
-t::tag!(REF_ALLOC_ID = 72, "RefAllocID", STRING);
-t::tag!(NO_ORDERS = 73, "NoOrders", NUMINGROUP);
-t::tag!(AVG_PX_PRECISION = 74, "AvgPxPrecision", INT);
-t::tag!(TRADE_DATE = 75, "TradeDate", LOCALMKTDATE);
-t::tag!(POSITION_EFFECT = 77, "PositionEffect", CHAR, e::PositionEffect);
-t::tag!(NO_ALLOCS = 78, "NoAllocs", NUMINGROUP);
-t::tag!(ALLOC_ACCOUNT = 79, "AllocAccount", STRING);
-t::tag!(ALLOC_QTY = 80, "AllocQty", QTY);
-t::tag!(PROCESS_CODE = 81, "ProcessCode", CHAR, e::ProcessCode);
-t::tag!(NO_RPTS = 82, "NoRpts", INT);
-t::tag!(RPT_SEQ = 83, "RptSeq", INT);
-t::tag!(CXL_QTY = 84, "CxlQty", QTY);
-t::tag!(NO_DLVY_INST = 85, "NoDlvyInst", NUMINGROUP);
-t::tag!(ALLOC_STATUS = 87, "AllocStatus", INT, e::AllocStatus);
-t::tag!(ALLOC_REJ_CODE = 88, "AllocRejCode", INT, e::AllocRejCode);
-t::tag!(SIGNATURE = 89, "Signature", DATA);
-t::tag!(SECURE_DATA_LEN = 90, "SecureDataLen", LENGTH);
-t::tag!(SECURE_DATA = 91, "SecureData", DATA);
-t::tag!(SIGNATURE_LENGTH = 93, "SignatureLength", LENGTH);
-t::tag!(EMAIL_TYPE = 94, "EmailType", CHAR, e::EmailType);
-t::tag!(RAW_DATA_LENGTH = 95, "RawDataLength", LENGTH);
-t::tag!(RAW_DATA = 96, "RawData", DATA);
-t::tag!(POSS_RESEND = 97, "PossResend", BOOLEAN);
-t::tag!(ENCRYPT_METHOD = 98, "EncryptMethod", INT, e::EncryptMethod);
-t::tag!(STOP_PX = 99, "StopPx", PRICE);
-t::tag!(EX_DESTINATION = 100, "ExDestination", EXCHANGE);
-t::tag!(CXL_REJ_REASON = 102, "CxlRejReason", INT, e::CxlRejReason);
-t::tag!(ORD_REJ_REASON = 103, "OrdRejReason", INT, e::OrdRejReason);
-t::tag!(IOI_QUALIFIER = 104, "IOIQualifier", CHAR, e::IoiQualifier);
-t::tag!(ISSUER = 106, "Issuer", STRING);
-t::tag!(SECURITY_DESC = 107, "SecurityDesc", STRING);
-t::tag!(HEART_BT_INT = 108, "HeartBtInt", INT);
-t::tag!(MIN_QTY = 110, "MinQty", QTY);
-t::tag!(MAX_FLOOR = 111, "MaxFloor", QTY);
-t::tag!(TEST_REQ_ID = 112, "TestReqID", STRING);
-t::tag!(REPORT_TO_EXCH = 113, "ReportToExch", BOOLEAN);
-t::tag!(LOCATE_REQD = 114, "LocateReqd", BOOLEAN);
-t::tag!(ON_BEHALF_OF_COMP_ID = 115, "OnBehalfOfCompID", STRING);
-t::tag!(ON_BEHALF_OF_SUB_ID = 116, "OnBehalfOfSubID", STRING);
-t::tag!(QUOTE_ID = 117, "QuoteID", STRING);
-t::tag!(NET_MONEY = 118, "NetMoney", AMT);
-t::tag!(SETTL_CURR_AMT = 119, "SettlCurrAmt", AMT);
-t::tag!(SETTL_CURRENCY = 120, "SettlCurrency", CURRENCY);
-t::tag!(FOREX_REQ = 121, "ForexReq", BOOLEAN);
-t::tag!(ORIG_SENDING_TIME = 122, "OrigSendingTime", UTCTIMESTAMP);
-t::tag!(GAP_FILL_FLAG = 123, "GapFillFlag", BOOLEAN);
-t::tag!(NO_EXECS = 124, "NoExecs", NUMINGROUP);
-t::tag!(EXPIRE_TIME = 126, "ExpireTime", UTCTIMESTAMP);
-t::tag!(DK_REASON = 127, "DKReason", CHAR, e::DkReason);
-t::tag!(DELIVER_TO_COMP_ID = 128, "DeliverToCompID", STRING);
-t::tag!(DELIVER_TO_SUB_ID = 129, "DeliverToSubID", STRING);
-t::tag!(IOI_NATURAL_FLAG = 130, "IOINaturalFlag", BOOLEAN);
-t::tag!(QUOTE_REQ_ID = 131, "QuoteReqID", STRING);
-t::tag!(BID_PX = 132, "BidPx", PRICE);
-t::tag!(OFFER_PX = 133, "OfferPx", PRICE);
-t::tag!(BID_SIZE = 134, "BidSize", QTY);
-t::tag!(OFFER_SIZE = 135, "OfferSize", QTY);
-t::tag!(NO_MISC_FEES = 136, "NoMiscFees", NUMINGROUP);
-t::tag!(MISC_FEE_AMT = 137, "MiscFeeAmt", AMT);
-t::tag!(MISC_FEE_CURR = 138, "MiscFeeCurr", CURRENCY);
-t::tag!(MISC_FEE_TYPE = 139, "MiscFeeType", STRING, e::MiscFeeType);
-t::tag!(PREV_CLOSE_PX = 140, "PrevClosePx", PRICE);
-t::tag!(RESET_SEQ_NUM_FLAG = 141, "ResetSeqNumFlag", BOOLEAN);
-t::tag!(SENDER_LOCATION_ID = 142, "SenderLocationID", STRING);
-t::tag!(TARGET_LOCATION_ID = 143, "TargetLocationID", STRING);
-t::tag!(ON_BEHALF_OF_LOCATION_ID = 144, "OnBehalfOfLocationID", STRING);
-t::tag!(DELIVER_TO_LOCATION_ID = 145, "DeliverToLocationID", STRING);
-t::tag!(NO_RELATED_SYM = 146, "NoRelatedSym", NUMINGROUP);
-t::tag!(SUBJECT = 147, "Subject", STRING);
-t::tag!(HEADLINE = 148, "Headline", STRING);
-t::tag!(URL_LINK = 149, "URLLink", STRING);
-t::tag!(EXEC_TYPE = 150, "ExecType", CHAR, e::ExecType);
-t::tag!(LEAVES_QTY = 151, "LeavesQty", QTY);
-t::tag!(CASH_ORDER_QTY = 152, "CashOrderQty", QTY);
-t::tag!(ALLOC_AVG_PX = 153, "AllocAvgPx", PRICE);
-t::tag!(ALLOC_NET_MONEY = 154, "AllocNetMoney", AMT);
-t::tag!(SETTL_CURR_FX_RATE = 155, "SettlCurrFxRate", FLOAT);
-t::tag!(
-    SETTL_CURR_FX_RATE_CALC = 156, "SettlCurrFxRateCalc", CHAR, e::SettlCurrFxRateCalc
-);
-t::tag!(NUM_DAYS_INTEREST = 157, "NumDaysInterest", INT);
-t::tag!(ACCRUED_INTEREST_RATE = 158, "AccruedInterestRate", PERCENTAGE);
-t::tag!(ACCRUED_INTEREST_AMT = 159, "AccruedInterestAmt", AMT);
-t::tag!(SETTL_INST_MODE = 160, "SettlInstMode", CHAR, e::SettlInstMode);
-t::tag!(ALLOC_TEXT = 161, "AllocText", STRING);
-t::tag!(SETTL_INST_ID = 162, "SettlInstID", STRING);
-t::tag!(SETTL_INST_TRANS_TYPE = 163, "SettlInstTransType", CHAR, e::SettlInstTransType);
-t::tag!(EMAIL_THREAD_ID = 164, "EmailThreadID", STRING);
-t::tag!(SETTL_INST_SOURCE = 165, "SettlInstSource", CHAR, e::SettlInstSource);
-t::tag!(SECURITY_TYPE = 167, "SecurityType", STRING, e::SecurityType);
-t::tag!(EFFECTIVE_TIME = 168, "EffectiveTime", UTCTIMESTAMP);
-t::tag!(STAND_INST_DB_TYPE = 169, "StandInstDbType", INT, e::StandInstDbType);
-t::tag!(STAND_INST_DB_NAME = 170, "StandInstDbName", STRING);
-t::tag!(STAND_INST_DB_ID = 171, "StandInstDbID", STRING);
-t::tag!(SETTL_DELIVERY_TYPE = 172, "SettlDeliveryType", INT, e::SettlDeliveryType);
-t::tag!(BID_SPOT_RATE = 188, "BidSpotRate", PRICE);
-t::tag!(BID_FORWARD_POINTS = 189, "BidForwardPoints", PRICEOFFSET);
-t::tag!(OFFER_SPOT_RATE = 190, "OfferSpotRate", PRICE);
-t::tag!(OFFER_FORWARD_POINTS = 191, "OfferForwardPoints", PRICEOFFSET);
-t::tag!(ORDER_QTY2 = 192, "OrderQty2", QTY);
-t::tag!(SETTL_DATE2 = 193, "SettlDate2", LOCALMKTDATE);
-t::tag!(LAST_SPOT_RATE = 194, "LastSpotRate", PRICE);
-t::tag!(LAST_FORWARD_POINTS = 195, "LastForwardPoints", PRICEOFFSET);
-t::tag!(ALLOC_LINK_ID = 196, "AllocLinkID", STRING);
-t::tag!(ALLOC_LINK_TYPE = 197, "AllocLinkType", INT, e::AllocLinkType);
-t::tag!(SECONDARY_ORDER_ID = 198, "SecondaryOrderID", STRING);
-t::tag!(NO_IOI_QUALIFIERS = 199, "NoIOIQualifiers", NUMINGROUP);
-t::tag!(MATURITY_MONTH_YEAR = 200, "MaturityMonthYear", MONTHYEAR);
-t::tag!(PUT_OR_CALL = 201, "PutOrCall", INT, e::PutOrCall);
-t::tag!(STRIKE_PRICE = 202, "StrikePrice", PRICE);
-t::tag!(COVERED_OR_UNCOVERED = 203, "CoveredOrUncovered", INT, e::CoveredOrUncovered);
-t::tag!(OPT_ATTRIBUTE = 206, "OptAttribute", CHAR);
-t::tag!(SECURITY_EXCHANGE = 207, "SecurityExchange", EXCHANGE);
-t::tag!(NOTIFY_BROKER_OF_CREDIT = 208, "NotifyBrokerOfCredit", BOOLEAN);
-t::tag!(ALLOC_HANDL_INST = 209, "AllocHandlInst", INT, e::AllocHandlInst);
-t::tag!(MAX_SHOW = 210, "MaxShow", QTY);
-t::tag!(PEG_OFFSET_VALUE = 211, "PegOffsetValue", FLOAT);
-t::tag!(XML_DATA_LEN = 212, "XmlDataLen", LENGTH);
-t::tag!(XML_DATA = 213, "XmlData", DATA);
-t::tag!(SETTL_INST_REF_ID = 214, "SettlInstRefID", STRING);
-t::tag!(NO_ROUTING_IDS = 215, "NoRoutingIDs", NUMINGROUP);
-t::tag!(ROUTING_TYPE = 216, "RoutingType", INT, e::RoutingType);
-t::tag!(ROUTING_ID = 217, "RoutingID", STRING);
-t::tag!(SPREAD = 218, "Spread", PRICEOFFSET);
-t::tag!(BENCHMARK_CURVE_CURRENCY = 220, "BenchmarkCurveCurrency", CURRENCY);
-t::tag!(BENCHMARK_CURVE_NAME = 221, "BenchmarkCurveName", STRING);
-t::tag!(BENCHMARK_CURVE_POINT = 222, "BenchmarkCurvePoint", STRING);
-t::tag!(COUPON_RATE = 223, "CouponRate", PERCENTAGE);
-t::tag!(COUPON_PAYMENT_DATE = 224, "CouponPaymentDate", LOCALMKTDATE);
-t::tag!(ISSUE_DATE = 225, "IssueDate", LOCALMKTDATE);
-t::tag!(REPURCHASE_TERM = 226, "RepurchaseTerm", INT);
-t::tag!(REPURCHASE_RATE = 227, "RepurchaseRate", PERCENTAGE);
-t::tag!(FACTOR = 228, "Factor", FLOAT);
-t::tag!(TRADE_ORIGINATION_DATE = 229, "TradeOriginationDate", LOCALMKTDATE);
-t::tag!(EX_DATE = 230, "ExDate", LOCALMKTDATE);
-t::tag!(CONTRACT_MULTIPLIER = 231, "ContractMultiplier", FLOAT);
-t::tag!(NO_STIPULATIONS = 232, "NoStipulations", NUMINGROUP);
-t::tag!(STIPULATION_TYPE = 233, "StipulationType", STRING, e::StipulationType);
-t::tag!(STIPULATION_VALUE = 234, "StipulationValue", STRING);
-t::tag!(YIELD_TYPE = 235, "YieldType", STRING, e::YieldType);
-t::tag!(YIELD = 236, "Yield", PERCENTAGE);
-t::tag!(TOTAL_TAKEDOWN = 237, "TotalTakedown", AMT);
-t::tag!(CONCESSION = 238, "Concession", AMT);
-t::tag!(REPO_COLLATERAL_SECURITY_TYPE = 239, "RepoCollateralSecurityType", STRING);
-t::tag!(REDEMPTION_DATE = 240, "RedemptionDate", LOCALMKTDATE);
-t::tag!(
-    UNDERLYING_COUPON_PAYMENT_DATE = 241, "UnderlyingCouponPaymentDate", LOCALMKTDATE
-);
-t::tag!(UNDERLYING_ISSUE_DATE = 242, "UnderlyingIssueDate", LOCALMKTDATE);
-t::tag!(
-    UNDERLYING_REPO_COLLATERAL_SECURITY_TYPE = 243,
-    "UnderlyingRepoCollateralSecurityType", STRING
-);
-t::tag!(UNDERLYING_REPURCHASE_TERM = 244, "UnderlyingRepurchaseTerm", INT);
-t::tag!(UNDERLYING_REPURCHASE_RATE = 245, "UnderlyingRepurchaseRate", PERCENTAGE);
-t::tag!(UNDERLYING_FACTOR = 246, "UnderlyingFactor", FLOAT);
-t::tag!(UNDERLYING_REDEMPTION_DATE = 247, "UnderlyingRedemptionDate", LOCALMKTDATE);
-t::tag!(LEG_COUPON_PAYMENT_DATE = 248, "LegCouponPaymentDate", LOCALMKTDATE);
-t::tag!(LEG_ISSUE_DATE = 249, "LegIssueDate", LOCALMKTDATE);
-t::tag!(
-    LEG_REPO_COLLATERAL_SECURITY_TYPE = 250, "LegRepoCollateralSecurityType", STRING
-);
-t::tag!(LEG_REPURCHASE_TERM = 251, "LegRepurchaseTerm", INT);
-t::tag!(LEG_REPURCHASE_RATE = 252, "LegRepurchaseRate", PERCENTAGE);
-t::tag!(LEG_FACTOR = 253, "LegFactor", FLOAT);
-t::tag!(LEG_REDEMPTION_DATE = 254, "LegRedemptionDate", LOCALMKTDATE);
-t::tag!(CREDIT_RATING = 255, "CreditRating", STRING);
-t::tag!(UNDERLYING_CREDIT_RATING = 256, "UnderlyingCreditRating", STRING);
-t::tag!(LEG_CREDIT_RATING = 257, "LegCreditRating", STRING);
-t::tag!(TRADED_FLAT_SWITCH = 258, "TradedFlatSwitch", BOOLEAN);
-t::tag!(BASIS_FEATURE_DATE = 259, "BasisFeatureDate", LOCALMKTDATE);
-t::tag!(BASIS_FEATURE_PRICE = 260, "BasisFeaturePrice", PRICE);
-t::tag!(MD_REQ_ID = 262, "MDReqID", STRING);
-t::tag!(
-    SUBSCRIPTION_REQUEST_TYPE = 263, "SubscriptionRequestType", CHAR,
-    e::SubscriptionRequestType
-);
-t::tag!(MARKET_DEPTH = 264, "MarketDepth", INT);
-t::tag!(MD_UPDATE_TYPE = 265, "MDUpdateType", INT, e::MdUpdateType);
-t::tag!(AGGREGATED_BOOK = 266, "AggregatedBook", BOOLEAN);
-t::tag!(NO_MD_ENTRY_TYPES = 267, "NoMDEntryTypes", NUMINGROUP);
-t::tag!(NO_MD_ENTRIES = 268, "NoMDEntries", NUMINGROUP);
-t::tag!(MD_ENTRY_TYPE = 269, "MDEntryType", CHAR, e::MdEntryType);
-t::tag!(MD_ENTRY_PX = 270, "MDEntryPx", PRICE);
-t::tag!(MD_ENTRY_SIZE = 271, "MDEntrySize", QTY);
-t::tag!(MD_ENTRY_DATE = 272, "MDEntryDate", UTCDATEONLY);
-t::tag!(MD_ENTRY_TIME = 273, "MDEntryTime", UTCTIMEONLY);
-t::tag!(TICK_DIRECTION = 274, "TickDirection", CHAR, e::TickDirection);
-t::tag!(MD_MKT = 275, "MDMkt", EXCHANGE);
-t::tag!(QUOTE_CONDITION = 276, "QuoteCondition", MULTIPLEVALUESTRING);
-t::tag!(TRADE_CONDITION = 277, "TradeCondition", MULTIPLEVALUESTRING);
-t::tag!(MD_ENTRY_ID = 278, "MDEntryID", STRING);
-t::tag!(MD_UPDATE_ACTION = 279, "MDUpdateAction", CHAR, e::MdUpdateAction);
-t::tag!(MD_ENTRY_REF_ID = 280, "MDEntryRefID", STRING);
-t::tag!(MD_REQ_REJ_REASON = 281, "MDReqRejReason", CHAR, e::MdReqRejReason);
-t::tag!(MD_ENTRY_ORIGINATOR = 282, "MDEntryOriginator", STRING);
-t::tag!(LOCATION_ID = 283, "LocationID", STRING);
-t::tag!(DESK_ID = 284, "DeskID", STRING);
-t::tag!(DELETE_REASON = 285, "DeleteReason", CHAR, e::DeleteReason);
-t::tag!(OPEN_CLOSE_SETTL_FLAG = 286, "OpenCloseSettlFlag", MULTIPLEVALUESTRING);
-t::tag!(SELLER_DAYS = 287, "SellerDays", INT);
-t::tag!(MD_ENTRY_BUYER = 288, "MDEntryBuyer", STRING);
-t::tag!(MD_ENTRY_SELLER = 289, "MDEntrySeller", STRING);
-t::tag!(MD_ENTRY_POSITION_NO = 290, "MDEntryPositionNo", INT);
-t::tag!(FINANCIAL_STATUS = 291, "FinancialStatus", MULTIPLEVALUESTRING);
-t::tag!(CORPORATE_ACTION = 292, "CorporateAction", MULTIPLEVALUESTRING);
-t::tag!(DEF_BID_SIZE = 293, "DefBidSize", QTY);
-t::tag!(DEF_OFFER_SIZE = 294, "DefOfferSize", QTY);
-t::tag!(NO_QUOTE_ENTRIES = 295, "NoQuoteEntries", NUMINGROUP);
-t::tag!(NO_QUOTE_SETS = 296, "NoQuoteSets", NUMINGROUP);
-t::tag!(QUOTE_STATUS = 297, "QuoteStatus", INT, e::QuoteStatus);
-t::tag!(QUOTE_CANCEL_TYPE = 298, "QuoteCancelType", INT, e::QuoteCancelType);
-t::tag!(QUOTE_ENTRY_ID = 299, "QuoteEntryID", STRING);
-t::tag!(QUOTE_REJECT_REASON = 300, "QuoteRejectReason", INT, e::QuoteRejectReason);
-t::tag!(QUOTE_RESPONSE_LEVEL = 301, "QuoteResponseLevel", INT, e::QuoteResponseLevel);
-t::tag!(QUOTE_SET_ID = 302, "QuoteSetID", STRING);
-t::tag!(QUOTE_REQUEST_TYPE = 303, "QuoteRequestType", INT, e::QuoteRequestType);
-t::tag!(TOT_NO_QUOTE_ENTRIES = 304, "TotNoQuoteEntries", INT);
-t::tag!(UNDERLYING_SECURITY_ID_SOURCE = 305, "UnderlyingSecurityIDSource", STRING);
-t::tag!(UNDERLYING_ISSUER = 306, "UnderlyingIssuer", STRING);
-t::tag!(UNDERLYING_SECURITY_DESC = 307, "UnderlyingSecurityDesc", STRING);
-t::tag!(UNDERLYING_SECURITY_EXCHANGE = 308, "UnderlyingSecurityExchange", EXCHANGE);
-t::tag!(UNDERLYING_SECURITY_ID = 309, "UnderlyingSecurityID", STRING);
-t::tag!(UNDERLYING_SECURITY_TYPE = 310, "UnderlyingSecurityType", STRING);
-t::tag!(UNDERLYING_SYMBOL = 311, "UnderlyingSymbol", STRING);
-t::tag!(UNDERLYING_SYMBOL_SFX = 312, "UnderlyingSymbolSfx", STRING);
-t::tag!(UNDERLYING_MATURITY_MONTH_YEAR = 313, "UnderlyingMaturityMonthYear", MONTHYEAR);
-t::tag!(UNDERLYING_PUT_OR_CALL = 315, "UnderlyingPutOrCall", INT);
-t::tag!(UNDERLYING_STRIKE_PRICE = 316, "UnderlyingStrikePrice", PRICE);
-t::tag!(UNDERLYING_OPT_ATTRIBUTE = 317, "UnderlyingOptAttribute", CHAR);
-t::tag!(UNDERLYING_CURRENCY = 318, "UnderlyingCurrency", CURRENCY);
-t::tag!(SECURITY_REQ_ID = 320, "SecurityReqID", STRING);
-t::tag!(SECURITY_REQUEST_TYPE = 321, "SecurityRequestType", INT, e::SecurityRequestType);
-t::tag!(SECURITY_RESPONSE_ID = 322, "SecurityResponseID", STRING);
-t::tag!(
-    SECURITY_RESPONSE_TYPE = 323, "SecurityResponseType", INT, e::SecurityResponseType
-);
-t::tag!(SECURITY_STATUS_REQ_ID = 324, "SecurityStatusReqID", STRING);
-t::tag!(UNSOLICITED_INDICATOR = 325, "UnsolicitedIndicator", BOOLEAN);
-t::tag!(
-    SECURITY_TRADING_STATUS = 326, "SecurityTradingStatus", INT, e::SecurityTradingStatus
-);
-t::tag!(HALT_REASON_CHAR = 327, "HaltReasonChar", CHAR, e::HaltReasonChar);
-t::tag!(IN_VIEW_OF_COMMON = 328, "InViewOfCommon", BOOLEAN);
-t::tag!(DUE_TO_RELATED = 329, "DueToRelated", BOOLEAN);
-t::tag!(BUY_VOLUME = 330, "BuyVolume", QTY);
-t::tag!(SELL_VOLUME = 331, "SellVolume", QTY);
-t::tag!(HIGH_PX = 332, "HighPx", PRICE);
-t::tag!(LOW_PX = 333, "LowPx", PRICE);
-t::tag!(ADJUSTMENT = 334, "Adjustment", INT, e::Adjustment);
-t::tag!(TRAD_SES_REQ_ID = 335, "TradSesReqID", STRING);
-t::tag!(TRADING_SESSION_ID = 336, "TradingSessionID", STRING);
-t::tag!(CONTRA_TRADER = 337, "ContraTrader", STRING);
-t::tag!(TRAD_SES_METHOD = 338, "TradSesMethod", INT, e::TradSesMethod);
-t::tag!(TRAD_SES_MODE = 339, "TradSesMode", INT, e::TradSesMode);
-t::tag!(TRAD_SES_STATUS = 340, "TradSesStatus", INT, e::TradSesStatus);
-t::tag!(TRAD_SES_START_TIME = 341, "TradSesStartTime", UTCTIMESTAMP);
-t::tag!(TRAD_SES_OPEN_TIME = 342, "TradSesOpenTime", UTCTIMESTAMP);
-t::tag!(TRAD_SES_PRE_CLOSE_TIME = 343, "TradSesPreCloseTime", UTCTIMESTAMP);
-t::tag!(TRAD_SES_CLOSE_TIME = 344, "TradSesCloseTime", UTCTIMESTAMP);
-t::tag!(TRAD_SES_END_TIME = 345, "TradSesEndTime", UTCTIMESTAMP);
-t::tag!(NUMBER_OF_ORDERS = 346, "NumberOfOrders", INT);
-t::tag!(MESSAGE_ENCODING = 347, "MessageEncoding", STRING, e::MessageEncoding);
-t::tag!(ENCODED_ISSUER_LEN = 348, "EncodedIssuerLen", LENGTH);
-t::tag!(ENCODED_ISSUER = 349, "EncodedIssuer", DATA);
-t::tag!(ENCODED_SECURITY_DESC_LEN = 350, "EncodedSecurityDescLen", LENGTH);
-t::tag!(ENCODED_SECURITY_DESC = 351, "EncodedSecurityDesc", DATA);
-t::tag!(ENCODED_LIST_EXEC_INST_LEN = 352, "EncodedListExecInstLen", LENGTH);
-t::tag!(ENCODED_LIST_EXEC_INST = 353, "EncodedListExecInst", DATA);
-t::tag!(ENCODED_TEXT_LEN = 354, "EncodedTextLen", LENGTH);
-t::tag!(ENCODED_TEXT = 355, "EncodedText", DATA);
-t::tag!(ENCODED_SUBJECT_LEN = 356, "EncodedSubjectLen", LENGTH);
-t::tag!(ENCODED_SUBJECT = 357, "EncodedSubject", DATA);
-t::tag!(ENCODED_HEADLINE_LEN = 358, "EncodedHeadlineLen", LENGTH);
-t::tag!(ENCODED_HEADLINE = 359, "EncodedHeadline", DATA);
-t::tag!(ENCODED_ALLOC_TEXT_LEN = 360, "EncodedAllocTextLen", LENGTH);
-t::tag!(ENCODED_ALLOC_TEXT = 361, "EncodedAllocText", DATA);
-t::tag!(ENCODED_UNDERLYING_ISSUER_LEN = 362, "EncodedUnderlyingIssuerLen", LENGTH);
-t::tag!(ENCODED_UNDERLYING_ISSUER = 363, "EncodedUnderlyingIssuer", DATA);
-t::tag!(
-    ENCODED_UNDERLYING_SECURITY_DESC_LEN = 364, "EncodedUnderlyingSecurityDescLen",
-    LENGTH
-);
-t::tag!(ENCODED_UNDERLYING_SECURITY_DESC = 365, "EncodedUnderlyingSecurityDesc", DATA);
-t::tag!(ALLOC_PRICE = 366, "AllocPrice", PRICE);
-t::tag!(QUOTE_SET_VALID_UNTIL_TIME = 367, "QuoteSetValidUntilTime", UTCTIMESTAMP);
-t::tag!(QUOTE_ENTRY_REJECT_REASON = 368, "QuoteEntryRejectReason", INT);
-t::tag!(LAST_MSG_SEQ_NUM_PROCESSED = 369, "LastMsgSeqNumProcessed", SEQNUM);
-t::tag!(REF_TAG_ID = 371, "RefTagID", INT);
-t::tag!(REF_MSG_TYPE = 372, "RefMsgType", STRING);
-t::tag!(SESSION_REJECT_REASON = 373, "SessionRejectReason", INT, e::SessionRejectReason);
-t::tag!(
-    BID_REQUEST_TRANS_TYPE = 374, "BidRequestTransType", CHAR, e::BidRequestTransType
-);
-t::tag!(CONTRA_BROKER = 375, "ContraBroker", STRING);
-t::tag!(COMPLIANCE_ID = 376, "ComplianceID", STRING);
-t::tag!(SOLICITED_FLAG = 377, "SolicitedFlag", BOOLEAN);
-t::tag!(
-    EXEC_RESTATEMENT_REASON = 378, "ExecRestatementReason", INT, e::ExecRestatementReason
-);
-t::tag!(BUSINESS_REJECT_REF_ID = 379, "BusinessRejectRefID", STRING);
-t::tag!(
-    BUSINESS_REJECT_REASON = 380, "BusinessRejectReason", INT, e::BusinessRejectReason
-);
-t::tag!(GROSS_TRADE_AMT = 381, "GrossTradeAmt", AMT);
-t::tag!(NO_CONTRA_BROKERS = 382, "NoContraBrokers", NUMINGROUP);
-t::tag!(MAX_MESSAGE_SIZE = 383, "MaxMessageSize", LENGTH);
-t::tag!(NO_MSG_TYPES = 384, "NoMsgTypes", NUMINGROUP);
-t::tag!(MSG_DIRECTION = 385, "MsgDirection", CHAR, e::MsgDirection);
-t::tag!(NO_TRADING_SESSIONS = 386, "NoTradingSessions", NUMINGROUP);
-t::tag!(TOTAL_VOLUME_TRADED = 387, "TotalVolumeTraded", QTY);
-t::tag!(DISCRETION_INST = 388, "DiscretionInst", CHAR, e::DiscretionInst);
-t::tag!(DISCRETION_OFFSET_VALUE = 389, "DiscretionOffsetValue", FLOAT);
-t::tag!(BID_ID = 390, "BidID", STRING);
-t::tag!(CLIENT_BID_ID = 391, "ClientBidID", STRING);
-t::tag!(LIST_NAME = 392, "ListName", STRING);
-t::tag!(TOT_NO_RELATED_SYM = 393, "TotNoRelatedSym", INT);
-t::tag!(BID_TYPE = 394, "BidType", INT, e::BidType);
-t::tag!(NUM_TICKETS = 395, "NumTickets", INT);
-t::tag!(SIDE_VALUE1 = 396, "SideValue1", AMT);
-t::tag!(SIDE_VALUE2 = 397, "SideValue2", AMT);
-t::tag!(NO_BID_DESCRIPTORS = 398, "NoBidDescriptors", NUMINGROUP);
-t::tag!(BID_DESCRIPTOR_TYPE = 399, "BidDescriptorType", INT, e::BidDescriptorType);
-t::tag!(BID_DESCRIPTOR = 400, "BidDescriptor", STRING);
-t::tag!(SIDE_VALUE_IND = 401, "SideValueInd", INT, e::SideValueInd);
-t::tag!(LIQUIDITY_PCT_LOW = 402, "LiquidityPctLow", PERCENTAGE);
-t::tag!(LIQUIDITY_PCT_HIGH = 403, "LiquidityPctHigh", PERCENTAGE);
-t::tag!(LIQUIDITY_VALUE = 404, "LiquidityValue", AMT);
-t::tag!(EFP_TRACKING_ERROR = 405, "EFPTrackingError", PERCENTAGE);
-t::tag!(FAIR_VALUE = 406, "FairValue", AMT);
-t::tag!(OUTSIDE_INDEX_PCT = 407, "OutsideIndexPct", PERCENTAGE);
-t::tag!(VALUE_OF_FUTURES = 408, "ValueOfFutures", AMT);
-t::tag!(LIQUIDITY_IND_TYPE = 409, "LiquidityIndType", INT, e::LiquidityIndType);
-t::tag!(WT_AVERAGE_LIQUIDITY = 410, "WtAverageLiquidity", PERCENTAGE);
-t::tag!(EXCHANGE_FOR_PHYSICAL = 411, "ExchangeForPhysical", BOOLEAN);
-t::tag!(OUT_MAIN_CNTRY_U_INDEX = 412, "OutMainCntryUIndex", AMT);
-t::tag!(CROSS_PERCENT = 413, "CrossPercent", PERCENTAGE);
-t::tag!(PROG_RPT_REQS = 414, "ProgRptReqs", INT, e::ProgRptReqs);
-t::tag!(PROG_PERIOD_INTERVAL = 415, "ProgPeriodInterval", INT);
-t::tag!(INC_TAX_IND = 416, "IncTaxInd", INT, e::IncTaxInd);
-t::tag!(NUM_BIDDERS = 417, "NumBidders", INT);
-t::tag!(BID_TRADE_TYPE = 418, "BidTradeType", CHAR, e::BidTradeType);
-t::tag!(BASIS_PX_TYPE = 419, "BasisPxType", CHAR, e::BasisPxType);
-t::tag!(NO_BID_COMPONENTS = 420, "NoBidComponents", NUMINGROUP);
-t::tag!(COUNTRY = 421, "Country", COUNTRY);
-t::tag!(TOT_NO_STRIKES = 422, "TotNoStrikes", INT);
-t::tag!(PRICE_TYPE = 423, "PriceType", INT, e::PriceType);
-t::tag!(DAY_ORDER_QTY = 424, "DayOrderQty", QTY);
-t::tag!(DAY_CUM_QTY = 425, "DayCumQty", QTY);
-t::tag!(DAY_AVG_PX = 426, "DayAvgPx", PRICE);
-t::tag!(GT_BOOKING_INST = 427, "GTBookingInst", INT, e::GtBookingInst);
-t::tag!(NO_STRIKES = 428, "NoStrikes", NUMINGROUP);
-t::tag!(LIST_STATUS_TYPE = 429, "ListStatusType", INT, e::ListStatusType);
-t::tag!(NET_GROSS_IND = 430, "NetGrossInd", INT, e::NetGrossInd);
-t::tag!(LIST_ORDER_STATUS = 431, "ListOrderStatus", INT, e::ListOrderStatus);
-t::tag!(EXPIRE_DATE = 432, "ExpireDate", LOCALMKTDATE);
-t::tag!(LIST_EXEC_INST_TYPE = 433, "ListExecInstType", CHAR, e::ListExecInstType);
-t::tag!(CXL_REJ_RESPONSE_TO = 434, "CxlRejResponseTo", CHAR, e::CxlRejResponseTo);
-t::tag!(UNDERLYING_COUPON_RATE = 435, "UnderlyingCouponRate", PERCENTAGE);
-t::tag!(UNDERLYING_CONTRACT_MULTIPLIER = 436, "UnderlyingContractMultiplier", FLOAT);
-t::tag!(CONTRA_TRADE_QTY = 437, "ContraTradeQty", QTY);
-t::tag!(CONTRA_TRADE_TIME = 438, "ContraTradeTime", UTCTIMESTAMP);
-t::tag!(LIQUIDITY_NUM_SECURITIES = 441, "LiquidityNumSecurities", INT);
-t::tag!(
-    MULTI_LEG_REPORTING_TYPE = 442, "MultiLegReportingType", CHAR,
-    e::MultiLegReportingType
-);
-t::tag!(STRIKE_TIME = 443, "StrikeTime", UTCTIMESTAMP);
-t::tag!(LIST_STATUS_TEXT = 444, "ListStatusText", STRING);
-t::tag!(ENCODED_LIST_STATUS_TEXT_LEN = 445, "EncodedListStatusTextLen", LENGTH);
-t::tag!(ENCODED_LIST_STATUS_TEXT = 446, "EncodedListStatusText", DATA);
-t::tag!(PARTY_ID_SOURCE = 447, "PartyIDSource", CHAR, e::PartyIdSource);
-t::tag!(PARTY_ID = 448, "PartyID", STRING);
-t::tag!(NET_CHG_PREV_DAY = 451, "NetChgPrevDay", PRICEOFFSET);
-t::tag!(PARTY_ROLE = 452, "PartyRole", INT, e::PartyRole);
-t::tag!(NO_PARTY_IDS = 453, "NoPartyIDs", NUMINGROUP);
-t::tag!(NO_SECURITY_ALT_ID = 454, "NoSecurityAltID", NUMINGROUP);
-t::tag!(SECURITY_ALT_ID = 455, "SecurityAltID", STRING);
-t::tag!(SECURITY_ALT_ID_SOURCE = 456, "SecurityAltIDSource", STRING);
-t::tag!(NO_UNDERLYING_SECURITY_ALT_ID = 457, "NoUnderlyingSecurityAltID", NUMINGROUP);
-t::tag!(UNDERLYING_SECURITY_ALT_ID = 458, "UnderlyingSecurityAltID", STRING);
-t::tag!(
-    UNDERLYING_SECURITY_ALT_ID_SOURCE = 459, "UnderlyingSecurityAltIDSource", STRING
-);
-t::tag!(PRODUCT = 460, "Product", INT, e::Product);
-t::tag!(CFI_CODE = 461, "CFICode", STRING);
-t::tag!(UNDERLYING_PRODUCT = 462, "UnderlyingProduct", INT);
-t::tag!(UNDERLYING_CFI_CODE = 463, "UnderlyingCFICode", STRING);
-t::tag!(TEST_MESSAGE_INDICATOR = 464, "TestMessageIndicator", BOOLEAN);
-t::tag!(BOOKING_REF_ID = 466, "BookingRefID", STRING);
-t::tag!(INDIVIDUAL_ALLOC_ID = 467, "IndividualAllocID", STRING);
-t::tag!(ROUNDING_DIRECTION = 468, "RoundingDirection", CHAR, e::RoundingDirection);
-t::tag!(ROUNDING_MODULUS = 469, "RoundingModulus", FLOAT);
-t::tag!(COUNTRY_OF_ISSUE = 470, "CountryOfIssue", COUNTRY);
-t::tag!(STATE_OR_PROVINCE_OF_ISSUE = 471, "StateOrProvinceOfIssue", STRING);
-t::tag!(LOCALE_OF_ISSUE = 472, "LocaleOfIssue", STRING);
-t::tag!(NO_REGIST_DTLS = 473, "NoRegistDtls", NUMINGROUP);
-t::tag!(MAILING_DTLS = 474, "MailingDtls", STRING);
-t::tag!(INVESTOR_COUNTRY_OF_RESIDENCE = 475, "InvestorCountryOfResidence", COUNTRY);
-t::tag!(PAYMENT_REF = 476, "PaymentRef", STRING);
-t::tag!(
-    DISTRIB_PAYMENT_METHOD = 477, "DistribPaymentMethod", INT, e::DistribPaymentMethod
-);
-t::tag!(CASH_DISTRIB_CURR = 478, "CashDistribCurr", CURRENCY);
-t::tag!(COMM_CURRENCY = 479, "CommCurrency", CURRENCY);
-t::tag!(CANCELLATION_RIGHTS = 480, "CancellationRights", CHAR, e::CancellationRights);
-t::tag!(
-    MONEY_LAUNDERING_STATUS = 481, "MoneyLaunderingStatus", CHAR,
-    e::MoneyLaunderingStatus
-);
-t::tag!(MAILING_INST = 482, "MailingInst", STRING);
-t::tag!(TRANS_BKD_TIME = 483, "TransBkdTime", UTCTIMESTAMP);
-t::tag!(EXEC_PRICE_TYPE = 484, "ExecPriceType", CHAR, e::ExecPriceType);
-t::tag!(EXEC_PRICE_ADJUSTMENT = 485, "ExecPriceAdjustment", FLOAT);
-t::tag!(DATE_OF_BIRTH = 486, "DateOfBirth", LOCALMKTDATE);
-t::tag!(TRADE_REPORT_TRANS_TYPE = 487, "TradeReportTransType", INT);
-t::tag!(CARD_HOLDER_NAME = 488, "CardHolderName", STRING);
-t::tag!(CARD_NUMBER = 489, "CardNumber", STRING);
-t::tag!(CARD_EXP_DATE = 490, "CardExpDate", LOCALMKTDATE);
-t::tag!(CARD_ISS_NUM = 491, "CardIssNum", STRING);
-t::tag!(PAYMENT_METHOD = 492, "PaymentMethod", INT, e::PaymentMethod);
-t::tag!(REGIST_ACCT_TYPE = 493, "RegistAcctType", STRING);
-t::tag!(DESIGNATION = 494, "Designation", STRING);
-t::tag!(TAX_ADVANTAGE_TYPE = 495, "TaxAdvantageType", INT, e::TaxAdvantageType);
-t::tag!(REGIST_REJ_REASON_TEXT = 496, "RegistRejReasonText", STRING);
-t::tag!(FUND_RENEW_WAIV = 497, "FundRenewWaiv", CHAR, e::FundRenewWaiv);
-t::tag!(CASH_DISTRIB_AGENT_NAME = 498, "CashDistribAgentName", STRING);
-t::tag!(CASH_DISTRIB_AGENT_CODE = 499, "CashDistribAgentCode", STRING);
-t::tag!(CASH_DISTRIB_AGENT_ACCT_NUMBER = 500, "CashDistribAgentAcctNumber", STRING);
-t::tag!(CASH_DISTRIB_PAY_REF = 501, "CashDistribPayRef", STRING);
-t::tag!(CASH_DISTRIB_AGENT_ACCT_NAME = 502, "CashDistribAgentAcctName", STRING);
-t::tag!(CARD_START_DATE = 503, "CardStartDate", LOCALMKTDATE);
-t::tag!(PAYMENT_DATE = 504, "PaymentDate", LOCALMKTDATE);
-t::tag!(PAYMENT_REMITTER_ID = 505, "PaymentRemitterID", STRING);
-t::tag!(REGIST_STATUS = 506, "RegistStatus", CHAR, e::RegistStatus);
-t::tag!(
-    REGIST_REJ_REASON_CODE = 507, "RegistRejReasonCode", INT, e::RegistRejReasonCode
-);
-t::tag!(REGIST_REF_ID = 508, "RegistRefID", STRING);
-t::tag!(REGIST_DTLS = 509, "RegistDtls", STRING);
-t::tag!(NO_DISTRIB_INSTS = 510, "NoDistribInsts", NUMINGROUP);
-t::tag!(REGIST_EMAIL = 511, "RegistEmail", STRING);
-t::tag!(DISTRIB_PERCENTAGE = 512, "DistribPercentage", PERCENTAGE);
-t::tag!(REGIST_ID = 513, "RegistID", STRING);
-t::tag!(REGIST_TRANS_TYPE = 514, "RegistTransType", CHAR, e::RegistTransType);
-t::tag!(EXEC_VALUATION_POINT = 515, "ExecValuationPoint", UTCTIMESTAMP);
-t::tag!(ORDER_PERCENT = 516, "OrderPercent", PERCENTAGE);
-t::tag!(OWNERSHIP_TYPE = 517, "OwnershipType", CHAR, e::OwnershipType);
-t::tag!(NO_CONT_AMTS = 518, "NoContAmts", NUMINGROUP);
-t::tag!(CONT_AMT_TYPE = 519, "ContAmtType", INT, e::ContAmtType);
-t::tag!(CONT_AMT_VALUE = 520, "ContAmtValue", FLOAT);
-t::tag!(CONT_AMT_CURR = 521, "ContAmtCurr", CURRENCY);
-t::tag!(OWNER_TYPE = 522, "OwnerType", INT, e::OwnerType);
-t::tag!(PARTY_SUB_ID = 523, "PartySubID", STRING);
-t::tag!(NESTED_PARTY_ID = 524, "NestedPartyID", STRING);
-t::tag!(NESTED_PARTY_ID_SOURCE = 525, "NestedPartyIDSource", CHAR);
-t::tag!(SECONDARY_CL_ORD_ID = 526, "SecondaryClOrdID", STRING);
-t::tag!(SECONDARY_EXEC_ID = 527, "SecondaryExecID", STRING);
-t::tag!(ORDER_CAPACITY = 528, "OrderCapacity", CHAR, e::OrderCapacity);
-t::tag!(ORDER_RESTRICTIONS = 529, "OrderRestrictions", MULTIPLEVALUESTRING);
-t::tag!(
-    MASS_CANCEL_REQUEST_TYPE = 530, "MassCancelRequestType", CHAR,
-    e::MassCancelRequestType
-);
-t::tag!(MASS_CANCEL_RESPONSE = 531, "MassCancelResponse", CHAR, e::MassCancelResponse);
-t::tag!(
-    MASS_CANCEL_REJECT_REASON = 532, "MassCancelRejectReason", STRING,
-    e::MassCancelRejectReason
-);
-t::tag!(TOTAL_AFFECTED_ORDERS = 533, "TotalAffectedOrders", INT);
-t::tag!(NO_AFFECTED_ORDERS = 534, "NoAffectedOrders", NUMINGROUP);
-t::tag!(AFFECTED_ORDER_ID = 535, "AffectedOrderID", STRING);
-t::tag!(AFFECTED_SECONDARY_ORDER_ID = 536, "AffectedSecondaryOrderID", STRING);
-t::tag!(QUOTE_TYPE = 537, "QuoteType", INT, e::QuoteType);
-t::tag!(NESTED_PARTY_ROLE = 538, "NestedPartyRole", INT);
-t::tag!(NO_NESTED_PARTY_IDS = 539, "NoNestedPartyIDs", NUMINGROUP);
-t::tag!(TOTAL_ACCRUED_INTEREST_AMT = 540, "TotalAccruedInterestAmt", AMT);
-t::tag!(MATURITY_DATE = 541, "MaturityDate", LOCALMKTDATE);
-t::tag!(UNDERLYING_MATURITY_DATE = 542, "UnderlyingMaturityDate", LOCALMKTDATE);
-t::tag!(INSTR_REGISTRY = 543, "InstrRegistry", STRING);
-t::tag!(CASH_MARGIN = 544, "CashMargin", CHAR, e::CashMargin);
-t::tag!(NESTED_PARTY_SUB_ID = 545, "NestedPartySubID", STRING);
-t::tag!(SCOPE = 546, "Scope", MULTIPLEVALUESTRING);
-t::tag!(MD_IMPLICIT_DELETE = 547, "MDImplicitDelete", BOOLEAN);
-t::tag!(CROSS_ID = 548, "CrossID", STRING);
-t::tag!(CROSS_TYPE = 549, "CrossType", INT, e::CrossType);
-t::tag!(CROSS_PRIORITIZATION = 550, "CrossPrioritization", INT, e::CrossPrioritization);
-t::tag!(ORIG_CROSS_ID = 551, "OrigCrossID", STRING);
-t::tag!(NO_SIDES = 552, "NoSides", NUMINGROUP, e::NoSides);
-t::tag!(USERNAME = 553, "Username", STRING);
-t::tag!(PASSWORD = 554, "Password", STRING);
-t::tag!(NO_LEGS = 555, "NoLegs", NUMINGROUP);
-t::tag!(LEG_CURRENCY = 556, "LegCurrency", CURRENCY);
-t::tag!(TOT_NO_SECURITY_TYPES = 557, "TotNoSecurityTypes", INT);
-t::tag!(NO_SECURITY_TYPES = 558, "NoSecurityTypes", NUMINGROUP);
-t::tag!(
-    SECURITY_LIST_REQUEST_TYPE = 559, "SecurityListRequestType", INT,
-    e::SecurityListRequestType
-);
-t::tag!(
-    SECURITY_REQUEST_RESULT = 560, "SecurityRequestResult", INT, e::SecurityRequestResult
-);
-t::tag!(ROUND_LOT = 561, "RoundLot", QTY);
-t::tag!(MIN_TRADE_VOL = 562, "MinTradeVol", QTY);
-t::tag!(MULTI_LEG_RPT_TYPE_REQ = 563, "MultiLegRptTypeReq", INT, e::MultiLegRptTypeReq);
-t::tag!(LEG_POSITION_EFFECT = 564, "LegPositionEffect", CHAR);
-t::tag!(LEG_COVERED_OR_UNCOVERED = 565, "LegCoveredOrUncovered", INT);
-t::tag!(LEG_PRICE = 566, "LegPrice", PRICE);
-t::tag!(
-    TRAD_SES_STATUS_REJ_REASON = 567, "TradSesStatusRejReason", INT,
-    e::TradSesStatusRejReason
-);
-t::tag!(TRADE_REQUEST_ID = 568, "TradeRequestID", STRING);
-t::tag!(TRADE_REQUEST_TYPE = 569, "TradeRequestType", INT, e::TradeRequestType);
-t::tag!(PREVIOUSLY_REPORTED = 570, "PreviouslyReported", BOOLEAN);
-t::tag!(TRADE_REPORT_ID = 571, "TradeReportID", STRING);
-t::tag!(TRADE_REPORT_REF_ID = 572, "TradeReportRefID", STRING);
-t::tag!(MATCH_STATUS = 573, "MatchStatus", CHAR, e::MatchStatus);
-t::tag!(MATCH_TYPE = 574, "MatchType", STRING, e::MatchType);
-t::tag!(ODD_LOT = 575, "OddLot", BOOLEAN);
-t::tag!(NO_CLEARING_INSTRUCTIONS = 576, "NoClearingInstructions", NUMINGROUP);
-t::tag!(CLEARING_INSTRUCTION = 577, "ClearingInstruction", INT, e::ClearingInstruction);
-t::tag!(TRADE_INPUT_SOURCE = 578, "TradeInputSource", STRING);
-t::tag!(TRADE_INPUT_DEVICE = 579, "TradeInputDevice", STRING);
-t::tag!(NO_DATES = 580, "NoDates", NUMINGROUP);
-t::tag!(ACCOUNT_TYPE = 581, "AccountType", INT, e::AccountType);
-t::tag!(CUST_ORDER_CAPACITY = 582, "CustOrderCapacity", INT, e::CustOrderCapacity);
-t::tag!(CL_ORD_LINK_ID = 583, "ClOrdLinkID", STRING);
-t::tag!(MASS_STATUS_REQ_ID = 584, "MassStatusReqID", STRING);
-t::tag!(MASS_STATUS_REQ_TYPE = 585, "MassStatusReqType", INT, e::MassStatusReqType);
-t::tag!(ORIG_ORD_MOD_TIME = 586, "OrigOrdModTime", UTCTIMESTAMP);
-t::tag!(LEG_SETTL_TYPE = 587, "LegSettlType", CHAR);
-t::tag!(LEG_SETTL_DATE = 588, "LegSettlDate", LOCALMKTDATE);
-t::tag!(DAY_BOOKING_INST = 589, "DayBookingInst", CHAR, e::DayBookingInst);
-t::tag!(BOOKING_UNIT = 590, "BookingUnit", CHAR, e::BookingUnit);
-t::tag!(PREALLOC_METHOD = 591, "PreallocMethod", CHAR, e::PreallocMethod);
-t::tag!(UNDERLYING_COUNTRY_OF_ISSUE = 592, "UnderlyingCountryOfIssue", COUNTRY);
-t::tag!(
-    UNDERLYING_STATE_OR_PROVINCE_OF_ISSUE = 593, "UnderlyingStateOrProvinceOfIssue",
-    STRING
-);
-t::tag!(UNDERLYING_LOCALE_OF_ISSUE = 594, "UnderlyingLocaleOfIssue", STRING);
-t::tag!(UNDERLYING_INSTR_REGISTRY = 595, "UnderlyingInstrRegistry", STRING);
-t::tag!(LEG_COUNTRY_OF_ISSUE = 596, "LegCountryOfIssue", COUNTRY);
-t::tag!(LEG_STATE_OR_PROVINCE_OF_ISSUE = 597, "LegStateOrProvinceOfIssue", STRING);
-t::tag!(LEG_LOCALE_OF_ISSUE = 598, "LegLocaleOfIssue", STRING);
-t::tag!(LEG_INSTR_REGISTRY = 599, "LegInstrRegistry", STRING);
-t::tag!(LEG_SYMBOL = 600, "LegSymbol", STRING);
-t::tag!(LEG_SYMBOL_SFX = 601, "LegSymbolSfx", STRING);
-t::tag!(LEG_SECURITY_ID = 602, "LegSecurityID", STRING);
-t::tag!(LEG_SECURITY_ID_SOURCE = 603, "LegSecurityIDSource", STRING);
-t::tag!(NO_LEG_SECURITY_ALT_ID = 604, "NoLegSecurityAltID", NUMINGROUP);
-t::tag!(LEG_SECURITY_ALT_ID = 605, "LegSecurityAltID", STRING);
-t::tag!(LEG_SECURITY_ALT_ID_SOURCE = 606, "LegSecurityAltIDSource", STRING);
-t::tag!(LEG_PRODUCT = 607, "LegProduct", INT);
-t::tag!(LEG_CFI_CODE = 608, "LegCFICode", STRING);
-t::tag!(LEG_SECURITY_TYPE = 609, "LegSecurityType", STRING);
-t::tag!(LEG_MATURITY_MONTH_YEAR = 610, "LegMaturityMonthYear", MONTHYEAR);
-t::tag!(LEG_MATURITY_DATE = 611, "LegMaturityDate", LOCALMKTDATE);
-t::tag!(LEG_STRIKE_PRICE = 612, "LegStrikePrice", PRICE);
-t::tag!(LEG_OPT_ATTRIBUTE = 613, "LegOptAttribute", CHAR);
-t::tag!(LEG_CONTRACT_MULTIPLIER = 614, "LegContractMultiplier", FLOAT);
-t::tag!(LEG_COUPON_RATE = 615, "LegCouponRate", PERCENTAGE);
-t::tag!(LEG_SECURITY_EXCHANGE = 616, "LegSecurityExchange", EXCHANGE);
-t::tag!(LEG_ISSUER = 617, "LegIssuer", STRING);
-t::tag!(ENCODED_LEG_ISSUER_LEN = 618, "EncodedLegIssuerLen", LENGTH);
-t::tag!(ENCODED_LEG_ISSUER = 619, "EncodedLegIssuer", DATA);
-t::tag!(LEG_SECURITY_DESC = 620, "LegSecurityDesc", STRING);
-t::tag!(ENCODED_LEG_SECURITY_DESC_LEN = 621, "EncodedLegSecurityDescLen", LENGTH);
-t::tag!(ENCODED_LEG_SECURITY_DESC = 622, "EncodedLegSecurityDesc", DATA);
-t::tag!(LEG_RATIO_QTY = 623, "LegRatioQty", FLOAT);
-t::tag!(LEG_SIDE = 624, "LegSide", CHAR);
-t::tag!(TRADING_SESSION_SUB_ID = 625, "TradingSessionSubID", STRING);
-t::tag!(ALLOC_TYPE = 626, "AllocType", INT, e::AllocType);
-t::tag!(NO_HOPS = 627, "NoHops", NUMINGROUP);
-t::tag!(HOP_COMP_ID = 628, "HopCompID", STRING);
-t::tag!(HOP_SENDING_TIME = 629, "HopSendingTime", UTCTIMESTAMP);
-t::tag!(HOP_REF_ID = 630, "HopRefID", SEQNUM);
-t::tag!(MID_PX = 631, "MidPx", PRICE);
-t::tag!(BID_YIELD = 632, "BidYield", PERCENTAGE);
-t::tag!(MID_YIELD = 633, "MidYield", PERCENTAGE);
-t::tag!(OFFER_YIELD = 634, "OfferYield", PERCENTAGE);
-t::tag!(
-    CLEARING_FEE_INDICATOR = 635, "ClearingFeeIndicator", STRING, e::ClearingFeeIndicator
-);
-t::tag!(WORKING_INDICATOR = 636, "WorkingIndicator", BOOLEAN);
-t::tag!(LEG_LAST_PX = 637, "LegLastPx", PRICE);
-t::tag!(PRIORITY_INDICATOR = 638, "PriorityIndicator", INT, e::PriorityIndicator);
-t::tag!(PRICE_IMPROVEMENT = 639, "PriceImprovement", PRICEOFFSET);
-t::tag!(PRICE2 = 640, "Price2", PRICE);
-t::tag!(LAST_FORWARD_POINTS2 = 641, "LastForwardPoints2", PRICEOFFSET);
-t::tag!(BID_FORWARD_POINTS2 = 642, "BidForwardPoints2", PRICEOFFSET);
-t::tag!(OFFER_FORWARD_POINTS2 = 643, "OfferForwardPoints2", PRICEOFFSET);
-t::tag!(RFQ_REQ_ID = 644, "RFQReqID", STRING);
-t::tag!(MKT_BID_PX = 645, "MktBidPx", PRICE);
-t::tag!(MKT_OFFER_PX = 646, "MktOfferPx", PRICE);
-t::tag!(MIN_BID_SIZE = 647, "MinBidSize", QTY);
-t::tag!(MIN_OFFER_SIZE = 648, "MinOfferSize", QTY);
-t::tag!(QUOTE_STATUS_REQ_ID = 649, "QuoteStatusReqID", STRING);
-t::tag!(LEGAL_CONFIRM = 650, "LegalConfirm", BOOLEAN);
-t::tag!(UNDERLYING_LAST_PX = 651, "UnderlyingLastPx", PRICE);
-t::tag!(UNDERLYING_LAST_QTY = 652, "UnderlyingLastQty", QTY);
-t::tag!(LEG_REF_ID = 654, "LegRefID", STRING);
-t::tag!(CONTRA_LEG_REF_ID = 655, "ContraLegRefID", STRING);
-t::tag!(SETTL_CURR_BID_FX_RATE = 656, "SettlCurrBidFxRate", FLOAT);
-t::tag!(SETTL_CURR_OFFER_FX_RATE = 657, "SettlCurrOfferFxRate", FLOAT);
-t::tag!(
-    QUOTE_REQUEST_REJECT_REASON = 658, "QuoteRequestRejectReason", INT,
-    e::QuoteRequestRejectReason
-);
-t::tag!(SIDE_COMPLIANCE_ID = 659, "SideComplianceID", STRING);
-t::tag!(ACCT_ID_SOURCE = 660, "AcctIDSource", INT, e::AcctIdSource);
-t::tag!(ALLOC_ACCT_ID_SOURCE = 661, "AllocAcctIDSource", INT);
-t::tag!(BENCHMARK_PRICE = 662, "BenchmarkPrice", PRICE);
-t::tag!(BENCHMARK_PRICE_TYPE = 663, "BenchmarkPriceType", INT);
-t::tag!(CONFIRM_ID = 664, "ConfirmID", STRING);
-t::tag!(CONFIRM_STATUS = 665, "ConfirmStatus", INT, e::ConfirmStatus);
-t::tag!(CONFIRM_TRANS_TYPE = 666, "ConfirmTransType", INT, e::ConfirmTransType);
-t::tag!(CONTRACT_SETTL_MONTH = 667, "ContractSettlMonth", MONTHYEAR);
-t::tag!(DELIVERY_FORM = 668, "DeliveryForm", INT, e::DeliveryForm);
-t::tag!(LAST_PAR_PX = 669, "LastParPx", PRICE);
-t::tag!(NO_LEG_ALLOCS = 670, "NoLegAllocs", NUMINGROUP);
-t::tag!(LEG_ALLOC_ACCOUNT = 671, "LegAllocAccount", STRING);
-t::tag!(LEG_INDIVIDUAL_ALLOC_ID = 672, "LegIndividualAllocID", STRING);
-t::tag!(LEG_ALLOC_QTY = 673, "LegAllocQty", QTY);
-t::tag!(LEG_ALLOC_ACCT_ID_SOURCE = 674, "LegAllocAcctIDSource", STRING);
-t::tag!(LEG_SETTL_CURRENCY = 675, "LegSettlCurrency", CURRENCY);
-t::tag!(LEG_BENCHMARK_CURVE_CURRENCY = 676, "LegBenchmarkCurveCurrency", CURRENCY);
-t::tag!(LEG_BENCHMARK_CURVE_NAME = 677, "LegBenchmarkCurveName", STRING);
-t::tag!(LEG_BENCHMARK_CURVE_POINT = 678, "LegBenchmarkCurvePoint", STRING);
-t::tag!(LEG_BENCHMARK_PRICE = 679, "LegBenchmarkPrice", PRICE);
-t::tag!(LEG_BENCHMARK_PRICE_TYPE = 680, "LegBenchmarkPriceType", INT);
-t::tag!(LEG_BID_PX = 681, "LegBidPx", PRICE);
-t::tag!(LEG_IOI_QTY = 682, "LegIOIQty", STRING);
-t::tag!(NO_LEG_STIPULATIONS = 683, "NoLegStipulations", NUMINGROUP);
-t::tag!(LEG_OFFER_PX = 684, "LegOfferPx", PRICE);
-t::tag!(LEG_PRICE_TYPE = 686, "LegPriceType", INT);
-t::tag!(LEG_QTY = 687, "LegQty", QTY);
-t::tag!(LEG_STIPULATION_TYPE = 688, "LegStipulationType", STRING);
-t::tag!(LEG_STIPULATION_VALUE = 689, "LegStipulationValue", STRING);
-t::tag!(LEG_SWAP_TYPE = 690, "LegSwapType", INT, e::LegSwapType);
-t::tag!(POOL = 691, "Pool", STRING);
-t::tag!(QUOTE_PRICE_TYPE = 692, "QuotePriceType", INT, e::QuotePriceType);
-t::tag!(QUOTE_RESP_ID = 693, "QuoteRespID", STRING);
-t::tag!(QUOTE_RESP_TYPE = 694, "QuoteRespType", INT, e::QuoteRespType);
-t::tag!(QUOTE_QUALIFIER = 695, "QuoteQualifier", CHAR);
-t::tag!(YIELD_REDEMPTION_DATE = 696, "YieldRedemptionDate", LOCALMKTDATE);
-t::tag!(YIELD_REDEMPTION_PRICE = 697, "YieldRedemptionPrice", PRICE);
-t::tag!(YIELD_REDEMPTION_PRICE_TYPE = 698, "YieldRedemptionPriceType", INT);
-t::tag!(BENCHMARK_SECURITY_ID = 699, "BenchmarkSecurityID", STRING);
-t::tag!(REVERSAL_INDICATOR = 700, "ReversalIndicator", BOOLEAN);
-t::tag!(YIELD_CALC_DATE = 701, "YieldCalcDate", LOCALMKTDATE);
-t::tag!(NO_POSITIONS = 702, "NoPositions", NUMINGROUP);
-t::tag!(POS_TYPE = 703, "PosType", STRING, e::PosType);
-t::tag!(LONG_QTY = 704, "LongQty", QTY);
-t::tag!(SHORT_QTY = 705, "ShortQty", QTY);
-t::tag!(POS_QTY_STATUS = 706, "PosQtyStatus", INT, e::PosQtyStatus);
-t::tag!(POS_AMT_TYPE = 707, "PosAmtType", STRING, e::PosAmtType);
-t::tag!(POS_AMT = 708, "PosAmt", AMT);
-t::tag!(POS_TRANS_TYPE = 709, "PosTransType", INT, e::PosTransType);
-t::tag!(POS_REQ_ID = 710, "PosReqID", STRING);
-t::tag!(NO_UNDERLYINGS = 711, "NoUnderlyings", NUMINGROUP);
-t::tag!(POS_MAINT_ACTION = 712, "PosMaintAction", INT, e::PosMaintAction);
-t::tag!(ORIG_POS_REQ_REF_ID = 713, "OrigPosReqRefID", STRING);
-t::tag!(POS_MAINT_RPT_REF_ID = 714, "PosMaintRptRefID", STRING);
-t::tag!(CLEARING_BUSINESS_DATE = 715, "ClearingBusinessDate", LOCALMKTDATE);
-t::tag!(SETTL_SESS_ID = 716, "SettlSessID", STRING, e::SettlSessId);
-t::tag!(SETTL_SESS_SUB_ID = 717, "SettlSessSubID", STRING);
-t::tag!(ADJUSTMENT_TYPE = 718, "AdjustmentType", INT, e::AdjustmentType);
-t::tag!(CONTRARY_INSTRUCTION_INDICATOR = 719, "ContraryInstructionIndicator", BOOLEAN);
-t::tag!(PRIOR_SPREAD_INDICATOR = 720, "PriorSpreadIndicator", BOOLEAN);
-t::tag!(POS_MAINT_RPT_ID = 721, "PosMaintRptID", STRING);
-t::tag!(POS_MAINT_STATUS = 722, "PosMaintStatus", INT, e::PosMaintStatus);
-t::tag!(POS_MAINT_RESULT = 723, "PosMaintResult", INT, e::PosMaintResult);
-t::tag!(POS_REQ_TYPE = 724, "PosReqType", INT, e::PosReqType);
-t::tag!(
-    RESPONSE_TRANSPORT_TYPE = 725, "ResponseTransportType", INT, e::ResponseTransportType
-);
-t::tag!(RESPONSE_DESTINATION = 726, "ResponseDestination", STRING);
-t::tag!(TOTAL_NUM_POS_REPORTS = 727, "TotalNumPosReports", INT);
-t::tag!(POS_REQ_RESULT = 728, "PosReqResult", INT, e::PosReqResult);
-t::tag!(POS_REQ_STATUS = 729, "PosReqStatus", INT, e::PosReqStatus);
-t::tag!(SETTL_PRICE = 730, "SettlPrice", PRICE);
-t::tag!(SETTL_PRICE_TYPE = 731, "SettlPriceType", INT, e::SettlPriceType);
-t::tag!(UNDERLYING_SETTL_PRICE = 732, "UnderlyingSettlPrice", PRICE);
-t::tag!(UNDERLYING_SETTL_PRICE_TYPE = 733, "UnderlyingSettlPriceType", INT);
-t::tag!(PRIOR_SETTL_PRICE = 734, "PriorSettlPrice", PRICE);
-t::tag!(NO_QUOTE_QUALIFIERS = 735, "NoQuoteQualifiers", NUMINGROUP);
-t::tag!(ALLOC_SETTL_CURRENCY = 736, "AllocSettlCurrency", CURRENCY);
-t::tag!(ALLOC_SETTL_CURR_AMT = 737, "AllocSettlCurrAmt", AMT);
-t::tag!(INTEREST_AT_MATURITY = 738, "InterestAtMaturity", AMT);
-t::tag!(LEG_DATED_DATE = 739, "LegDatedDate", LOCALMKTDATE);
-t::tag!(LEG_POOL = 740, "LegPool", STRING);
-t::tag!(ALLOC_INTEREST_AT_MATURITY = 741, "AllocInterestAtMaturity", AMT);
-t::tag!(ALLOC_ACCRUED_INTEREST_AMT = 742, "AllocAccruedInterestAmt", AMT);
-t::tag!(DELIVERY_DATE = 743, "DeliveryDate", LOCALMKTDATE);
-t::tag!(ASSIGNMENT_METHOD = 744, "AssignmentMethod", CHAR, e::AssignmentMethod);
-t::tag!(ASSIGNMENT_UNIT = 745, "AssignmentUnit", QTY);
-t::tag!(OPEN_INTEREST = 746, "OpenInterest", AMT);
-t::tag!(EXERCISE_METHOD = 747, "ExerciseMethod", CHAR, e::ExerciseMethod);
-t::tag!(TOT_NUM_TRADE_REPORTS = 748, "TotNumTradeReports", INT);
-t::tag!(TRADE_REQUEST_RESULT = 749, "TradeRequestResult", INT, e::TradeRequestResult);
-t::tag!(TRADE_REQUEST_STATUS = 750, "TradeRequestStatus", INT, e::TradeRequestStatus);
-t::tag!(
-    TRADE_REPORT_REJECT_REASON = 751, "TradeReportRejectReason", INT,
-    e::TradeReportRejectReason
-);
-t::tag!(
-    SIDE_MULTI_LEG_REPORTING_TYPE = 752, "SideMultiLegReportingType", INT,
-    e::SideMultiLegReportingType
-);
-t::tag!(NO_POS_AMT = 753, "NoPosAmt", NUMINGROUP);
-t::tag!(AUTO_ACCEPT_INDICATOR = 754, "AutoAcceptIndicator", BOOLEAN);
-t::tag!(ALLOC_REPORT_ID = 755, "AllocReportID", STRING);
-t::tag!(NO_NESTED2_PARTY_IDS = 756, "NoNested2PartyIDs", NUMINGROUP);
-t::tag!(NESTED2_PARTY_ID = 757, "Nested2PartyID", STRING);
-t::tag!(NESTED2_PARTY_ID_SOURCE = 758, "Nested2PartyIDSource", CHAR);
-t::tag!(NESTED2_PARTY_ROLE = 759, "Nested2PartyRole", INT);
-t::tag!(NESTED2_PARTY_SUB_ID = 760, "Nested2PartySubID", STRING);
-t::tag!(BENCHMARK_SECURITY_ID_SOURCE = 761, "BenchmarkSecurityIDSource", STRING);
-t::tag!(SECURITY_SUB_TYPE = 762, "SecuritySubType", STRING);
-t::tag!(UNDERLYING_SECURITY_SUB_TYPE = 763, "UnderlyingSecuritySubType", STRING);
-t::tag!(LEG_SECURITY_SUB_TYPE = 764, "LegSecuritySubType", STRING);
-t::tag!(ALLOWABLE_ONE_SIDEDNESS_PCT = 765, "AllowableOneSidednessPct", PERCENTAGE);
-t::tag!(ALLOWABLE_ONE_SIDEDNESS_VALUE = 766, "AllowableOneSidednessValue", AMT);
-t::tag!(ALLOWABLE_ONE_SIDEDNESS_CURR = 767, "AllowableOneSidednessCurr", CURRENCY);
-t::tag!(NO_TRD_REG_TIMESTAMPS = 768, "NoTrdRegTimestamps", NUMINGROUP);
-t::tag!(TRD_REG_TIMESTAMP = 769, "TrdRegTimestamp", UTCTIMESTAMP);
-t::tag!(
-    TRD_REG_TIMESTAMP_TYPE = 770, "TrdRegTimestampType", INT, e::TrdRegTimestampType
-);
-t::tag!(TRD_REG_TIMESTAMP_ORIGIN = 771, "TrdRegTimestampOrigin", STRING);
-t::tag!(CONFIRM_REF_ID = 772, "ConfirmRefID", STRING);
-t::tag!(CONFIRM_TYPE = 773, "ConfirmType", INT, e::ConfirmType);
-t::tag!(CONFIRM_REJ_REASON = 774, "ConfirmRejReason", INT, e::ConfirmRejReason);
-t::tag!(BOOKING_TYPE = 775, "BookingType", INT, e::BookingType);
-t::tag!(INDIVIDUAL_ALLOC_REJ_CODE = 776, "IndividualAllocRejCode", INT);
-t::tag!(SETTL_INST_MSG_ID = 777, "SettlInstMsgID", STRING);
-t::tag!(NO_SETTL_INST = 778, "NoSettlInst", NUMINGROUP);
-t::tag!(LAST_UPDATE_TIME = 779, "LastUpdateTime", UTCTIMESTAMP);
-t::tag!(ALLOC_SETTL_INST_TYPE = 780, "AllocSettlInstType", INT, e::AllocSettlInstType);
-t::tag!(NO_SETTL_PARTY_IDS = 781, "NoSettlPartyIDs", NUMINGROUP);
-t::tag!(SETTL_PARTY_ID = 782, "SettlPartyID", STRING);
-t::tag!(SETTL_PARTY_ID_SOURCE = 783, "SettlPartyIDSource", CHAR);
-t::tag!(SETTL_PARTY_ROLE = 784, "SettlPartyRole", INT);
-t::tag!(SETTL_PARTY_SUB_ID = 785, "SettlPartySubID", STRING);
-t::tag!(SETTL_PARTY_SUB_ID_TYPE = 786, "SettlPartySubIDType", INT);
-t::tag!(DLVY_INST_TYPE = 787, "DlvyInstType", CHAR, e::DlvyInstType);
-t::tag!(TERMINATION_TYPE = 788, "TerminationType", INT, e::TerminationType);
-t::tag!(NEXT_EXPECTED_MSG_SEQ_NUM = 789, "NextExpectedMsgSeqNum", SEQNUM);
-t::tag!(ORD_STATUS_REQ_ID = 790, "OrdStatusReqID", STRING);
-t::tag!(SETTL_INST_REQ_ID = 791, "SettlInstReqID", STRING);
-t::tag!(
-    SETTL_INST_REQ_REJ_CODE = 792, "SettlInstReqRejCode", INT, e::SettlInstReqRejCode
-);
-t::tag!(SECONDARY_ALLOC_ID = 793, "SecondaryAllocID", STRING);
-t::tag!(ALLOC_REPORT_TYPE = 794, "AllocReportType", INT, e::AllocReportType);
-t::tag!(ALLOC_REPORT_REF_ID = 795, "AllocReportRefID", STRING);
-t::tag!(
-    ALLOC_CANC_REPLACE_REASON = 796, "AllocCancReplaceReason", INT,
-    e::AllocCancReplaceReason
-);
-t::tag!(COPY_MSG_INDICATOR = 797, "CopyMsgIndicator", BOOLEAN);
-t::tag!(ALLOC_ACCOUNT_TYPE = 798, "AllocAccountType", INT, e::AllocAccountType);
-t::tag!(ORDER_AVG_PX = 799, "OrderAvgPx", PRICE);
-t::tag!(ORDER_BOOKING_QTY = 800, "OrderBookingQty", QTY);
-t::tag!(NO_SETTL_PARTY_SUB_IDS = 801, "NoSettlPartySubIDs", NUMINGROUP);
-t::tag!(NO_PARTY_SUB_IDS = 802, "NoPartySubIDs", NUMINGROUP);
-t::tag!(PARTY_SUB_ID_TYPE = 803, "PartySubIDType", INT, e::PartySubIdType);
-t::tag!(NO_NESTED_PARTY_SUB_IDS = 804, "NoNestedPartySubIDs", NUMINGROUP);
-t::tag!(NESTED_PARTY_SUB_ID_TYPE = 805, "NestedPartySubIDType", INT);
-t::tag!(NO_NESTED2_PARTY_SUB_IDS = 806, "NoNested2PartySubIDs", NUMINGROUP);
-t::tag!(NESTED2_PARTY_SUB_ID_TYPE = 807, "Nested2PartySubIDType", INT);
-t::tag!(
-    ALLOC_INTERMED_REQ_TYPE = 808, "AllocIntermedReqType", INT, e::AllocIntermedReqType
-);
-t::tag!(UNDERLYING_PX = 810, "UnderlyingPx", PRICE);
-t::tag!(PRICE_DELTA = 811, "PriceDelta", FLOAT);
-t::tag!(APPL_QUEUE_MAX = 812, "ApplQueueMax", INT);
-t::tag!(APPL_QUEUE_DEPTH = 813, "ApplQueueDepth", INT);
-t::tag!(APPL_QUEUE_RESOLUTION = 814, "ApplQueueResolution", INT, e::ApplQueueResolution);
-t::tag!(APPL_QUEUE_ACTION = 815, "ApplQueueAction", INT, e::ApplQueueAction);
-t::tag!(NO_ALT_MD_SOURCE = 816, "NoAltMDSource", NUMINGROUP);
-t::tag!(ALT_MD_SOURCE_ID = 817, "AltMDSourceID", STRING);
-t::tag!(SECONDARY_TRADE_REPORT_ID = 818, "SecondaryTradeReportID", STRING);
-t::tag!(AVG_PX_INDICATOR = 819, "AvgPxIndicator", INT, e::AvgPxIndicator);
-t::tag!(TRADE_LINK_ID = 820, "TradeLinkID", STRING);
-t::tag!(ORDER_INPUT_DEVICE = 821, "OrderInputDevice", STRING);
-t::tag!(UNDERLYING_TRADING_SESSION_ID = 822, "UnderlyingTradingSessionID", STRING);
-t::tag!(
-    UNDERLYING_TRADING_SESSION_SUB_ID = 823, "UnderlyingTradingSessionSubID", STRING
-);
-t::tag!(TRADE_LEG_REF_ID = 824, "TradeLegRefID", STRING);
-t::tag!(EXCHANGE_RULE = 825, "ExchangeRule", STRING);
-t::tag!(TRADE_ALLOC_INDICATOR = 826, "TradeAllocIndicator", INT, e::TradeAllocIndicator);
-t::tag!(EXPIRATION_CYCLE = 827, "ExpirationCycle", INT, e::ExpirationCycle);
-t::tag!(TRD_TYPE = 828, "TrdType", INT, e::TrdType);
-t::tag!(TRD_SUB_TYPE = 829, "TrdSubType", INT);
-t::tag!(TRANSFER_REASON = 830, "TransferReason", STRING);
-t::tag!(TOT_NUM_ASSIGNMENT_REPORTS = 832, "TotNumAssignmentReports", INT);
-t::tag!(ASGN_RPT_ID = 833, "AsgnRptID", STRING);
-t::tag!(THRESHOLD_AMOUNT = 834, "ThresholdAmount", PRICEOFFSET);
-t::tag!(PEG_MOVE_TYPE = 835, "PegMoveType", INT, e::PegMoveType);
-t::tag!(PEG_OFFSET_TYPE = 836, "PegOffsetType", INT, e::PegOffsetType);
-t::tag!(PEG_LIMIT_TYPE = 837, "PegLimitType", INT, e::PegLimitType);
-t::tag!(PEG_ROUND_DIRECTION = 838, "PegRoundDirection", INT, e::PegRoundDirection);
-t::tag!(PEGGED_PRICE = 839, "PeggedPrice", PRICE);
-t::tag!(PEG_SCOPE = 840, "PegScope", INT, e::PegScope);
-t::tag!(DISCRETION_MOVE_TYPE = 841, "DiscretionMoveType", INT, e::DiscretionMoveType);
-t::tag!(
-    DISCRETION_OFFSET_TYPE = 842, "DiscretionOffsetType", INT, e::DiscretionOffsetType
-);
-t::tag!(DISCRETION_LIMIT_TYPE = 843, "DiscretionLimitType", INT, e::DiscretionLimitType);
-t::tag!(
-    DISCRETION_ROUND_DIRECTION = 844, "DiscretionRoundDirection", INT,
-    e::DiscretionRoundDirection
-);
-t::tag!(DISCRETION_PRICE = 845, "DiscretionPrice", PRICE);
-t::tag!(DISCRETION_SCOPE = 846, "DiscretionScope", INT, e::DiscretionScope);
-t::tag!(TARGET_STRATEGY = 847, "TargetStrategy", INT, e::TargetStrategy);
-t::tag!(TARGET_STRATEGY_PARAMETERS = 848, "TargetStrategyParameters", STRING);
-t::tag!(PARTICIPATION_RATE = 849, "ParticipationRate", PERCENTAGE);
-t::tag!(TARGET_STRATEGY_PERFORMANCE = 850, "TargetStrategyPerformance", FLOAT);
-t::tag!(LAST_LIQUIDITY_IND = 851, "LastLiquidityInd", INT, e::LastLiquidityInd);
-t::tag!(PUBLISH_TRD_INDICATOR = 852, "PublishTrdIndicator", BOOLEAN);
-t::tag!(SHORT_SALE_REASON = 853, "ShortSaleReason", INT, e::ShortSaleReason);
-t::tag!(QTY_TYPE = 854, "QtyType", INT, e::QtyType);
-t::tag!(SECONDARY_TRD_TYPE = 855, "SecondaryTrdType", INT);
-t::tag!(TRADE_REPORT_TYPE = 856, "TradeReportType", INT, e::TradeReportType);
-t::tag!(ALLOC_NO_ORDERS_TYPE = 857, "AllocNoOrdersType", INT, e::AllocNoOrdersType);
-t::tag!(SHARED_COMMISSION = 858, "SharedCommission", AMT);
-t::tag!(CONFIRM_REQ_ID = 859, "ConfirmReqID", STRING);
-t::tag!(AVG_PAR_PX = 860, "AvgParPx", PRICE);
-t::tag!(REPORTED_PX = 861, "ReportedPx", PRICE);
-t::tag!(NO_CAPACITIES = 862, "NoCapacities", NUMINGROUP);
-t::tag!(ORDER_CAPACITY_QTY = 863, "OrderCapacityQty", QTY);
-t::tag!(NO_EVENTS = 864, "NoEvents", NUMINGROUP);
-t::tag!(EVENT_TYPE = 865, "EventType", INT, e::EventType);
-t::tag!(EVENT_DATE = 866, "EventDate", LOCALMKTDATE);
-t::tag!(EVENT_PX = 867, "EventPx", PRICE);
-t::tag!(EVENT_TEXT = 868, "EventText", STRING);
-t::tag!(PCT_AT_RISK = 869, "PctAtRisk", PERCENTAGE);
-t::tag!(NO_INSTR_ATTRIB = 870, "NoInstrAttrib", NUMINGROUP);
-t::tag!(INSTR_ATTRIB_TYPE = 871, "InstrAttribType", INT, e::InstrAttribType);
-t::tag!(INSTR_ATTRIB_VALUE = 872, "InstrAttribValue", STRING);
-t::tag!(DATED_DATE = 873, "DatedDate", LOCALMKTDATE);
-t::tag!(INTEREST_ACCRUAL_DATE = 874, "InterestAccrualDate", LOCALMKTDATE);
-t::tag!(CP_PROGRAM = 875, "CPProgram", INT, e::CpProgram);
-t::tag!(CP_REG_TYPE = 876, "CPRegType", STRING);
-t::tag!(UNDERLYING_CP_PROGRAM = 877, "UnderlyingCPProgram", STRING);
-t::tag!(UNDERLYING_CP_REG_TYPE = 878, "UnderlyingCPRegType", STRING);
-t::tag!(UNDERLYING_QTY = 879, "UnderlyingQty", QTY);
-t::tag!(TRD_MATCH_ID = 880, "TrdMatchID", STRING);
-t::tag!(SECONDARY_TRADE_REPORT_REF_ID = 881, "SecondaryTradeReportRefID", STRING);
-t::tag!(UNDERLYING_DIRTY_PRICE = 882, "UnderlyingDirtyPrice", PRICE);
-t::tag!(UNDERLYING_END_PRICE = 883, "UnderlyingEndPrice", PRICE);
-t::tag!(UNDERLYING_START_VALUE = 884, "UnderlyingStartValue", AMT);
-t::tag!(UNDERLYING_CURRENT_VALUE = 885, "UnderlyingCurrentValue", AMT);
-t::tag!(UNDERLYING_END_VALUE = 886, "UnderlyingEndValue", AMT);
-t::tag!(NO_UNDERLYING_STIPS = 887, "NoUnderlyingStips", NUMINGROUP);
-t::tag!(UNDERLYING_STIP_TYPE = 888, "UnderlyingStipType", STRING);
-t::tag!(UNDERLYING_STIP_VALUE = 889, "UnderlyingStipValue", STRING);
-t::tag!(MATURITY_NET_MONEY = 890, "MaturityNetMoney", AMT);
-t::tag!(MISC_FEE_BASIS = 891, "MiscFeeBasis", INT, e::MiscFeeBasis);
-t::tag!(TOT_NO_ALLOCS = 892, "TotNoAllocs", INT);
-t::tag!(LAST_FRAGMENT = 893, "LastFragment", BOOLEAN);
-t::tag!(COLL_REQ_ID = 894, "CollReqID", STRING);
-t::tag!(COLL_ASGN_REASON = 895, "CollAsgnReason", INT, e::CollAsgnReason);
-t::tag!(
-    COLL_INQUIRY_QUALIFIER = 896, "CollInquiryQualifier", INT, e::CollInquiryQualifier
-);
-t::tag!(NO_TRADES = 897, "NoTrades", NUMINGROUP);
-t::tag!(MARGIN_RATIO = 898, "MarginRatio", PERCENTAGE);
-t::tag!(MARGIN_EXCESS = 899, "MarginExcess", AMT);
-t::tag!(TOTAL_NET_VALUE = 900, "TotalNetValue", AMT);
-t::tag!(CASH_OUTSTANDING = 901, "CashOutstanding", AMT);
-t::tag!(COLL_ASGN_ID = 902, "CollAsgnID", STRING);
-t::tag!(COLL_ASGN_TRANS_TYPE = 903, "CollAsgnTransType", INT, e::CollAsgnTransType);
-t::tag!(COLL_RESP_ID = 904, "CollRespID", STRING);
-t::tag!(COLL_ASGN_RESP_TYPE = 905, "CollAsgnRespType", INT, e::CollAsgnRespType);
-t::tag!(
-    COLL_ASGN_REJECT_REASON = 906, "CollAsgnRejectReason", INT, e::CollAsgnRejectReason
-);
-t::tag!(COLL_ASGN_REF_ID = 907, "CollAsgnRefID", STRING);
-t::tag!(COLL_RPT_ID = 908, "CollRptID", STRING);
-t::tag!(COLL_INQUIRY_ID = 909, "CollInquiryID", STRING);
-t::tag!(COLL_STATUS = 910, "CollStatus", INT, e::CollStatus);
-t::tag!(TOT_NUM_REPORTS = 911, "TotNumReports", INT);
-t::tag!(LAST_RPT_REQUESTED = 912, "LastRptRequested", BOOLEAN);
-t::tag!(AGREEMENT_DESC = 913, "AgreementDesc", STRING);
-t::tag!(AGREEMENT_ID = 914, "AgreementID", STRING);
-t::tag!(AGREEMENT_DATE = 915, "AgreementDate", LOCALMKTDATE);
-t::tag!(START_DATE = 916, "StartDate", LOCALMKTDATE);
-t::tag!(END_DATE = 917, "EndDate", LOCALMKTDATE);
-t::tag!(AGREEMENT_CURRENCY = 918, "AgreementCurrency", CURRENCY);
-t::tag!(DELIVERY_TYPE = 919, "DeliveryType", INT, e::DeliveryType);
-t::tag!(END_ACCRUED_INTEREST_AMT = 920, "EndAccruedInterestAmt", AMT);
-t::tag!(START_CASH = 921, "StartCash", AMT);
-t::tag!(END_CASH = 922, "EndCash", AMT);
-t::tag!(USER_REQUEST_ID = 923, "UserRequestID", STRING);
-t::tag!(USER_REQUEST_TYPE = 924, "UserRequestType", INT, e::UserRequestType);
-t::tag!(NEW_PASSWORD = 925, "NewPassword", STRING);
-t::tag!(USER_STATUS = 926, "UserStatus", INT, e::UserStatus);
-t::tag!(USER_STATUS_TEXT = 927, "UserStatusText", STRING);
-t::tag!(STATUS_VALUE = 928, "StatusValue", INT, e::StatusValue);
-t::tag!(STATUS_TEXT = 929, "StatusText", STRING);
-t::tag!(REF_COMP_ID = 930, "RefCompID", STRING);
-t::tag!(REF_SUB_ID = 931, "RefSubID", STRING);
-t::tag!(NETWORK_RESPONSE_ID = 932, "NetworkResponseID", STRING);
-t::tag!(NETWORK_REQUEST_ID = 933, "NetworkRequestID", STRING);
-t::tag!(LAST_NETWORK_RESPONSE_ID = 934, "LastNetworkResponseID", STRING);
-t::tag!(NETWORK_REQUEST_TYPE = 935, "NetworkRequestType", INT, e::NetworkRequestType);
-t::tag!(NO_COMP_IDS = 936, "NoCompIDs", NUMINGROUP);
-t::tag!(
-    NETWORK_STATUS_RESPONSE_TYPE = 937, "NetworkStatusResponseType", INT,
-    e::NetworkStatusResponseType
-);
-t::tag!(NO_COLL_INQUIRY_QUALIFIER = 938, "NoCollInquiryQualifier", NUMINGROUP);
-t::tag!(TRD_RPT_STATUS = 939, "TrdRptStatus", INT, e::TrdRptStatus);
-t::tag!(AFFIRM_STATUS = 940, "AffirmStatus", INT, e::AffirmStatus);
-t::tag!(UNDERLYING_STRIKE_CURRENCY = 941, "UnderlyingStrikeCurrency", CURRENCY);
-t::tag!(LEG_STRIKE_CURRENCY = 942, "LegStrikeCurrency", CURRENCY);
-t::tag!(TIME_BRACKET = 943, "TimeBracket", STRING);
-t::tag!(COLL_ACTION = 944, "CollAction", INT, e::CollAction);
-t::tag!(COLL_INQUIRY_STATUS = 945, "CollInquiryStatus", INT, e::CollInquiryStatus);
-t::tag!(COLL_INQUIRY_RESULT = 946, "CollInquiryResult", INT, e::CollInquiryResult);
-t::tag!(STRIKE_CURRENCY = 947, "StrikeCurrency", CURRENCY);
-t::tag!(NO_NESTED3_PARTY_IDS = 948, "NoNested3PartyIDs", NUMINGROUP);
-t::tag!(NESTED3_PARTY_ID = 949, "Nested3PartyID", STRING);
-t::tag!(NESTED3_PARTY_ID_SOURCE = 950, "Nested3PartyIDSource", CHAR);
-t::tag!(NESTED3_PARTY_ROLE = 951, "Nested3PartyRole", INT);
-t::tag!(NO_NESTED3_PARTY_SUB_IDS = 952, "NoNested3PartySubIDs", NUMINGROUP);
-t::tag!(NESTED3_PARTY_SUB_ID = 953, "Nested3PartySubID", STRING);
-t::tag!(NESTED3_PARTY_SUB_ID_TYPE = 954, "Nested3PartySubIDType", INT);
-t::tag!(LEG_CONTRACT_SETTL_MONTH = 955, "LegContractSettlMonth", MONTHYEAR);
-t::tag!(LEG_INTEREST_ACCRUAL_DATE = 956, "LegInterestAccrualDate", LOCALMKTDATE);
-t::tag!(ACME_STRATEGY_TAG = 5001, "AcmeStrategyTag", STRING);
-t::tag!(ACME_LIQUIDITY_FLAG = 5002, "AcmeLiquidityFlag", CHAR, e::AcmeLiquidityFlag);
-t::tag!(NO_ACME_FEES = 5003, "NoAcmeFees", NUMINGROUP);
-t::tag!(ACME_FEE_TYPE = 5004, "AcmeFeeType", CHAR, e::AcmeFeeType);
-t::tag!(ACME_FEE_AMT = 5005, "AcmeFeeAmt", AMT);
-t::tag!(ACME_FEE_CURRENCY = 5006, "AcmeFeeCurrency", CURRENCY);
-t::tag!(ACME_RISK_LIMIT = 5007, "AcmeRiskLimit", QTY);
-t::tag!(ACME_RISK_LIMIT_REQ_ID = 5008, "AcmeRiskLimitReqID", STRING);
+///`Account` (1), STRING: getters return `FixStr<'a>`.
+pub const ACCOUNT: u32 = 1;
+///`AdvId` (2), STRING: getters return `FixStr<'a>`.
+pub const ADV_ID: u32 = 2;
+///`AdvRefID` (3), STRING: getters return `FixStr<'a>`.
+pub const ADV_REF_ID: u32 = 3;
+///`AdvSide` (4), CHAR: getters return `AdvSide`.
+pub const ADV_SIDE: u32 = 4;
+///`AdvTransType` (5), STRING: getters return `AdvTransType<'a>`.
+pub const ADV_TRANS_TYPE: u32 = 5;
+///`AvgPx` (6), PRICE: getters return `Decimal`.
+pub const AVG_PX: u32 = 6;
+///`BeginSeqNo` (7), SEQNUM: getters return `SeqNum`.
+pub const BEGIN_SEQ_NO: u32 = 7;
+///`BeginString` (8), STRING: getters return `FixStr<'a>`.
+pub const BEGIN_STRING: u32 = 8;
+///`BodyLength` (9), LENGTH: getters return `Length`.
+pub const BODY_LENGTH: u32 = 9;
+///`CheckSum` (10), STRING: getters return `FixStr<'a>`.
+pub const CHECK_SUM: u32 = 10;
+///`ClOrdID` (11), STRING: getters return `FixStr<'a>`.
+pub const CL_ORD_ID: u32 = 11;
+///`Commission` (12), AMT: getters return `Decimal`.
+pub const COMMISSION: u32 = 12;
+///`CommType` (13), CHAR: getters return `CommType`.
+pub const COMM_TYPE: u32 = 13;
+///`CumQty` (14), QTY: getters return `Decimal`.
+pub const CUM_QTY: u32 = 14;
+///`Currency` (15), CURRENCY: getters return `Currency`.
+pub const CURRENCY: u32 = 15;
+///`EndSeqNo` (16), SEQNUM: getters return `SeqNum`.
+pub const END_SEQ_NO: u32 = 16;
+///`ExecID` (17), STRING: getters return `FixStr<'a>`.
+pub const EXEC_ID: u32 = 17;
+///`ExecInst` (18), MULTIPLEVALUESTRING: getters return `MultipleValueString<'a>`.
+pub const EXEC_INST: u32 = 18;
+///`ExecRefID` (19), STRING: getters return `FixStr<'a>`.
+pub const EXEC_REF_ID: u32 = 19;
+///`HandlInst` (21), CHAR: getters return `HandlInst`.
+pub const HANDL_INST: u32 = 21;
+///`SecurityIDSource` (22), STRING: getters return `SecurityIdSource<'a>`.
+pub const SECURITY_ID_SOURCE: u32 = 22;
+///`IOIID` (23), STRING: getters return `FixStr<'a>`.
+pub const IOIID: u32 = 23;
+///`IOIQltyInd` (25), CHAR: getters return `IoiQltyInd`.
+pub const IOI_QLTY_IND: u32 = 25;
+///`IOIRefID` (26), STRING: getters return `FixStr<'a>`.
+pub const IOI_REF_ID: u32 = 26;
+///`IOIQty` (27), STRING: getters return `IoiQty<'a>`.
+pub const IOI_QTY: u32 = 27;
+///`IOITransType` (28), CHAR: getters return `IoiTransType`.
+pub const IOI_TRANS_TYPE: u32 = 28;
+///`LastCapacity` (29), CHAR: getters return `LastCapacity`.
+pub const LAST_CAPACITY: u32 = 29;
+///`LastMkt` (30), EXCHANGE: getters return `Exchange`.
+pub const LAST_MKT: u32 = 30;
+///`LastPx` (31), PRICE: getters return `Decimal`.
+pub const LAST_PX: u32 = 31;
+///`LastQty` (32), QTY: getters return `Decimal`.
+pub const LAST_QTY: u32 = 32;
+///`NoLinesOfText` (33), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_LINES_OF_TEXT: u32 = 33;
+///`MsgSeqNum` (34), SEQNUM: getters return `SeqNum`.
+pub const MSG_SEQ_NUM: u32 = 34;
+///`MsgType` (35), STRING: getters return `MsgType<'a>`.
+pub const MSG_TYPE: u32 = 35;
+///`NewSeqNo` (36), SEQNUM: getters return `SeqNum`.
+pub const NEW_SEQ_NO: u32 = 36;
+///`OrderID` (37), STRING: getters return `FixStr<'a>`.
+pub const ORDER_ID: u32 = 37;
+///`OrderQty` (38), QTY: getters return `Decimal`.
+pub const ORDER_QTY: u32 = 38;
+///`OrdStatus` (39), CHAR: getters return `OrdStatus`.
+pub const ORD_STATUS: u32 = 39;
+///`OrdType` (40), CHAR: getters return `OrdType`.
+pub const ORD_TYPE: u32 = 40;
+///`OrigClOrdID` (41), STRING: getters return `FixStr<'a>`.
+pub const ORIG_CL_ORD_ID: u32 = 41;
+///`OrigTime` (42), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const ORIG_TIME: u32 = 42;
+///`PossDupFlag` (43), BOOLEAN: getters return `bool`.
+pub const POSS_DUP_FLAG: u32 = 43;
+///`Price` (44), PRICE: getters return `Decimal`.
+pub const PRICE: u32 = 44;
+///`RefSeqNum` (45), SEQNUM: getters return `SeqNum`.
+pub const REF_SEQ_NUM: u32 = 45;
+///`SecurityID` (48), STRING: getters return `FixStr<'a>`.
+pub const SECURITY_ID: u32 = 48;
+///`SenderCompID` (49), STRING: getters return `FixStr<'a>`.
+pub const SENDER_COMP_ID: u32 = 49;
+///`SenderSubID` (50), STRING: getters return `FixStr<'a>`.
+pub const SENDER_SUB_ID: u32 = 50;
+///`SendingTime` (52), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const SENDING_TIME: u32 = 52;
+///`Quantity` (53), QTY: getters return `Decimal`.
+pub const QUANTITY: u32 = 53;
+///`Side` (54), CHAR: getters return `Side`.
+pub const SIDE: u32 = 54;
+///`Symbol` (55), STRING: getters return `FixStr<'a>`.
+pub const SYMBOL: u32 = 55;
+///`TargetCompID` (56), STRING: getters return `FixStr<'a>`.
+pub const TARGET_COMP_ID: u32 = 56;
+///`TargetSubID` (57), STRING: getters return `FixStr<'a>`.
+pub const TARGET_SUB_ID: u32 = 57;
+///`Text` (58), STRING: getters return `FixStr<'a>`.
+pub const TEXT: u32 = 58;
+///`TimeInForce` (59), CHAR: getters return `TimeInForce`.
+pub const TIME_IN_FORCE: u32 = 59;
+///`TransactTime` (60), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const TRANSACT_TIME: u32 = 60;
+///`Urgency` (61), CHAR: getters return `Urgency`.
+pub const URGENCY: u32 = 61;
+///`ValidUntilTime` (62), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const VALID_UNTIL_TIME: u32 = 62;
+///`SettlType` (63), CHAR: getters return `SettlType`.
+pub const SETTL_TYPE: u32 = 63;
+///`SettlDate` (64), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const SETTL_DATE: u32 = 64;
+///`SymbolSfx` (65), STRING: getters return `FixStr<'a>`.
+pub const SYMBOL_SFX: u32 = 65;
+///`ListID` (66), STRING: getters return `FixStr<'a>`.
+pub const LIST_ID: u32 = 66;
+///`ListSeqNo` (67), INT: getters return `i64`.
+pub const LIST_SEQ_NO: u32 = 67;
+///`TotNoOrders` (68), INT: getters return `i64`.
+pub const TOT_NO_ORDERS: u32 = 68;
+///`ListExecInst` (69), STRING: getters return `FixStr<'a>`.
+pub const LIST_EXEC_INST: u32 = 69;
+///`AllocID` (70), STRING: getters return `FixStr<'a>`.
+pub const ALLOC_ID: u32 = 70;
+///`AllocTransType` (71), CHAR: getters return `AllocTransType`.
+pub const ALLOC_TRANS_TYPE: u32 = 71;
+///`RefAllocID` (72), STRING: getters return `FixStr<'a>`.
+pub const REF_ALLOC_ID: u32 = 72;
+///`NoOrders` (73), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_ORDERS: u32 = 73;
+///`AvgPxPrecision` (74), INT: getters return `i64`.
+pub const AVG_PX_PRECISION: u32 = 74;
+///`TradeDate` (75), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const TRADE_DATE: u32 = 75;
+///`PositionEffect` (77), CHAR: getters return `PositionEffect`.
+pub const POSITION_EFFECT: u32 = 77;
+///`NoAllocs` (78), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_ALLOCS: u32 = 78;
+///`AllocAccount` (79), STRING: getters return `FixStr<'a>`.
+pub const ALLOC_ACCOUNT: u32 = 79;
+///`AllocQty` (80), QTY: getters return `Decimal`.
+pub const ALLOC_QTY: u32 = 80;
+///`ProcessCode` (81), CHAR: getters return `ProcessCode`.
+pub const PROCESS_CODE: u32 = 81;
+///`NoRpts` (82), INT: getters return `i64`.
+pub const NO_RPTS: u32 = 82;
+///`RptSeq` (83), INT: getters return `i64`.
+pub const RPT_SEQ: u32 = 83;
+///`CxlQty` (84), QTY: getters return `Decimal`.
+pub const CXL_QTY: u32 = 84;
+///`NoDlvyInst` (85), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_DLVY_INST: u32 = 85;
+///`AllocStatus` (87), INT: getters return `AllocStatus<'a>`.
+pub const ALLOC_STATUS: u32 = 87;
+///`AllocRejCode` (88), INT: getters return `AllocRejCode<'a>`.
+pub const ALLOC_REJ_CODE: u32 = 88;
+///`Signature` (89), DATA: getters return `&'a [u8]`.
+pub const SIGNATURE: u32 = 89;
+///`SecureDataLen` (90), LENGTH: getters return `Length`.
+pub const SECURE_DATA_LEN: u32 = 90;
+///`SecureData` (91), DATA: getters return `&'a [u8]`.
+pub const SECURE_DATA: u32 = 91;
+///`SignatureLength` (93), LENGTH: getters return `Length`.
+pub const SIGNATURE_LENGTH: u32 = 93;
+///`EmailType` (94), CHAR: getters return `EmailType`.
+pub const EMAIL_TYPE: u32 = 94;
+///`RawDataLength` (95), LENGTH: getters return `Length`.
+pub const RAW_DATA_LENGTH: u32 = 95;
+///`RawData` (96), DATA: getters return `&'a [u8]`.
+pub const RAW_DATA: u32 = 96;
+///`PossResend` (97), BOOLEAN: getters return `bool`.
+pub const POSS_RESEND: u32 = 97;
+///`EncryptMethod` (98), INT: getters return `EncryptMethod<'a>`.
+pub const ENCRYPT_METHOD: u32 = 98;
+///`StopPx` (99), PRICE: getters return `Decimal`.
+pub const STOP_PX: u32 = 99;
+///`ExDestination` (100), EXCHANGE: getters return `Exchange`.
+pub const EX_DESTINATION: u32 = 100;
+///`CxlRejReason` (102), INT: getters return `CxlRejReason<'a>`.
+pub const CXL_REJ_REASON: u32 = 102;
+///`OrdRejReason` (103), INT: getters return `OrdRejReason<'a>`.
+pub const ORD_REJ_REASON: u32 = 103;
+///`IOIQualifier` (104), CHAR: getters return `IoiQualifier`.
+pub const IOI_QUALIFIER: u32 = 104;
+///`Issuer` (106), STRING: getters return `FixStr<'a>`.
+pub const ISSUER: u32 = 106;
+///`SecurityDesc` (107), STRING: getters return `FixStr<'a>`.
+pub const SECURITY_DESC: u32 = 107;
+///`HeartBtInt` (108), INT: getters return `i64`.
+pub const HEART_BT_INT: u32 = 108;
+///`MinQty` (110), QTY: getters return `Decimal`.
+pub const MIN_QTY: u32 = 110;
+///`MaxFloor` (111), QTY: getters return `Decimal`.
+pub const MAX_FLOOR: u32 = 111;
+///`TestReqID` (112), STRING: getters return `FixStr<'a>`.
+pub const TEST_REQ_ID: u32 = 112;
+///`ReportToExch` (113), BOOLEAN: getters return `bool`.
+pub const REPORT_TO_EXCH: u32 = 113;
+///`LocateReqd` (114), BOOLEAN: getters return `bool`.
+pub const LOCATE_REQD: u32 = 114;
+///`OnBehalfOfCompID` (115), STRING: getters return `FixStr<'a>`.
+pub const ON_BEHALF_OF_COMP_ID: u32 = 115;
+///`OnBehalfOfSubID` (116), STRING: getters return `FixStr<'a>`.
+pub const ON_BEHALF_OF_SUB_ID: u32 = 116;
+///`QuoteID` (117), STRING: getters return `FixStr<'a>`.
+pub const QUOTE_ID: u32 = 117;
+///`NetMoney` (118), AMT: getters return `Decimal`.
+pub const NET_MONEY: u32 = 118;
+///`SettlCurrAmt` (119), AMT: getters return `Decimal`.
+pub const SETTL_CURR_AMT: u32 = 119;
+///`SettlCurrency` (120), CURRENCY: getters return `Currency`.
+pub const SETTL_CURRENCY: u32 = 120;
+///`ForexReq` (121), BOOLEAN: getters return `bool`.
+pub const FOREX_REQ: u32 = 121;
+///`OrigSendingTime` (122), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const ORIG_SENDING_TIME: u32 = 122;
+///`GapFillFlag` (123), BOOLEAN: getters return `bool`.
+pub const GAP_FILL_FLAG: u32 = 123;
+///`NoExecs` (124), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_EXECS: u32 = 124;
+///`ExpireTime` (126), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const EXPIRE_TIME: u32 = 126;
+///`DKReason` (127), CHAR: getters return `DkReason`.
+pub const DK_REASON: u32 = 127;
+///`DeliverToCompID` (128), STRING: getters return `FixStr<'a>`.
+pub const DELIVER_TO_COMP_ID: u32 = 128;
+///`DeliverToSubID` (129), STRING: getters return `FixStr<'a>`.
+pub const DELIVER_TO_SUB_ID: u32 = 129;
+///`IOINaturalFlag` (130), BOOLEAN: getters return `bool`.
+pub const IOI_NATURAL_FLAG: u32 = 130;
+///`QuoteReqID` (131), STRING: getters return `FixStr<'a>`.
+pub const QUOTE_REQ_ID: u32 = 131;
+///`BidPx` (132), PRICE: getters return `Decimal`.
+pub const BID_PX: u32 = 132;
+///`OfferPx` (133), PRICE: getters return `Decimal`.
+pub const OFFER_PX: u32 = 133;
+///`BidSize` (134), QTY: getters return `Decimal`.
+pub const BID_SIZE: u32 = 134;
+///`OfferSize` (135), QTY: getters return `Decimal`.
+pub const OFFER_SIZE: u32 = 135;
+///`NoMiscFees` (136), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_MISC_FEES: u32 = 136;
+///`MiscFeeAmt` (137), AMT: getters return `Decimal`.
+pub const MISC_FEE_AMT: u32 = 137;
+///`MiscFeeCurr` (138), CURRENCY: getters return `Currency`.
+pub const MISC_FEE_CURR: u32 = 138;
+///`MiscFeeType` (139), STRING: getters return `MiscFeeType<'a>`.
+pub const MISC_FEE_TYPE: u32 = 139;
+///`PrevClosePx` (140), PRICE: getters return `Decimal`.
+pub const PREV_CLOSE_PX: u32 = 140;
+///`ResetSeqNumFlag` (141), BOOLEAN: getters return `bool`.
+pub const RESET_SEQ_NUM_FLAG: u32 = 141;
+///`SenderLocationID` (142), STRING: getters return `FixStr<'a>`.
+pub const SENDER_LOCATION_ID: u32 = 142;
+///`TargetLocationID` (143), STRING: getters return `FixStr<'a>`.
+pub const TARGET_LOCATION_ID: u32 = 143;
+///`OnBehalfOfLocationID` (144), STRING: getters return `FixStr<'a>`.
+pub const ON_BEHALF_OF_LOCATION_ID: u32 = 144;
+///`DeliverToLocationID` (145), STRING: getters return `FixStr<'a>`.
+pub const DELIVER_TO_LOCATION_ID: u32 = 145;
+///`NoRelatedSym` (146), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_RELATED_SYM: u32 = 146;
+///`Subject` (147), STRING: getters return `FixStr<'a>`.
+pub const SUBJECT: u32 = 147;
+///`Headline` (148), STRING: getters return `FixStr<'a>`.
+pub const HEADLINE: u32 = 148;
+///`URLLink` (149), STRING: getters return `FixStr<'a>`.
+pub const URL_LINK: u32 = 149;
+///`ExecType` (150), CHAR: getters return `ExecType`.
+pub const EXEC_TYPE: u32 = 150;
+///`LeavesQty` (151), QTY: getters return `Decimal`.
+pub const LEAVES_QTY: u32 = 151;
+///`CashOrderQty` (152), QTY: getters return `Decimal`.
+pub const CASH_ORDER_QTY: u32 = 152;
+///`AllocAvgPx` (153), PRICE: getters return `Decimal`.
+pub const ALLOC_AVG_PX: u32 = 153;
+///`AllocNetMoney` (154), AMT: getters return `Decimal`.
+pub const ALLOC_NET_MONEY: u32 = 154;
+///`SettlCurrFxRate` (155), FLOAT: getters return `Decimal`.
+pub const SETTL_CURR_FX_RATE: u32 = 155;
+///`SettlCurrFxRateCalc` (156), CHAR: getters return `SettlCurrFxRateCalc`.
+pub const SETTL_CURR_FX_RATE_CALC: u32 = 156;
+///`NumDaysInterest` (157), INT: getters return `i64`.
+pub const NUM_DAYS_INTEREST: u32 = 157;
+///`AccruedInterestRate` (158), PERCENTAGE: getters return `Decimal`.
+pub const ACCRUED_INTEREST_RATE: u32 = 158;
+///`AccruedInterestAmt` (159), AMT: getters return `Decimal`.
+pub const ACCRUED_INTEREST_AMT: u32 = 159;
+///`SettlInstMode` (160), CHAR: getters return `SettlInstMode`.
+pub const SETTL_INST_MODE: u32 = 160;
+///`AllocText` (161), STRING: getters return `FixStr<'a>`.
+pub const ALLOC_TEXT: u32 = 161;
+///`SettlInstID` (162), STRING: getters return `FixStr<'a>`.
+pub const SETTL_INST_ID: u32 = 162;
+///`SettlInstTransType` (163), CHAR: getters return `SettlInstTransType`.
+pub const SETTL_INST_TRANS_TYPE: u32 = 163;
+///`EmailThreadID` (164), STRING: getters return `FixStr<'a>`.
+pub const EMAIL_THREAD_ID: u32 = 164;
+///`SettlInstSource` (165), CHAR: getters return `SettlInstSource`.
+pub const SETTL_INST_SOURCE: u32 = 165;
+///`SecurityType` (167), STRING: getters return `SecurityType<'a>`.
+pub const SECURITY_TYPE: u32 = 167;
+///`EffectiveTime` (168), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const EFFECTIVE_TIME: u32 = 168;
+///`StandInstDbType` (169), INT: getters return `StandInstDbType<'a>`.
+pub const STAND_INST_DB_TYPE: u32 = 169;
+///`StandInstDbName` (170), STRING: getters return `FixStr<'a>`.
+pub const STAND_INST_DB_NAME: u32 = 170;
+///`StandInstDbID` (171), STRING: getters return `FixStr<'a>`.
+pub const STAND_INST_DB_ID: u32 = 171;
+///`SettlDeliveryType` (172), INT: getters return `SettlDeliveryType<'a>`.
+pub const SETTL_DELIVERY_TYPE: u32 = 172;
+///`BidSpotRate` (188), PRICE: getters return `Decimal`.
+pub const BID_SPOT_RATE: u32 = 188;
+///`BidForwardPoints` (189), PRICEOFFSET: getters return `Decimal`.
+pub const BID_FORWARD_POINTS: u32 = 189;
+///`OfferSpotRate` (190), PRICE: getters return `Decimal`.
+pub const OFFER_SPOT_RATE: u32 = 190;
+///`OfferForwardPoints` (191), PRICEOFFSET: getters return `Decimal`.
+pub const OFFER_FORWARD_POINTS: u32 = 191;
+///`OrderQty2` (192), QTY: getters return `Decimal`.
+pub const ORDER_QTY2: u32 = 192;
+///`SettlDate2` (193), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const SETTL_DATE2: u32 = 193;
+///`LastSpotRate` (194), PRICE: getters return `Decimal`.
+pub const LAST_SPOT_RATE: u32 = 194;
+///`LastForwardPoints` (195), PRICEOFFSET: getters return `Decimal`.
+pub const LAST_FORWARD_POINTS: u32 = 195;
+///`AllocLinkID` (196), STRING: getters return `FixStr<'a>`.
+pub const ALLOC_LINK_ID: u32 = 196;
+///`AllocLinkType` (197), INT: getters return `AllocLinkType<'a>`.
+pub const ALLOC_LINK_TYPE: u32 = 197;
+///`SecondaryOrderID` (198), STRING: getters return `FixStr<'a>`.
+pub const SECONDARY_ORDER_ID: u32 = 198;
+///`NoIOIQualifiers` (199), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_IOI_QUALIFIERS: u32 = 199;
+///`MaturityMonthYear` (200), MONTHYEAR: getters return `MonthYear`.
+pub const MATURITY_MONTH_YEAR: u32 = 200;
+///`PutOrCall` (201), INT: getters return `PutOrCall<'a>`.
+pub const PUT_OR_CALL: u32 = 201;
+///`StrikePrice` (202), PRICE: getters return `Decimal`.
+pub const STRIKE_PRICE: u32 = 202;
+///`CoveredOrUncovered` (203), INT: getters return `CoveredOrUncovered<'a>`.
+pub const COVERED_OR_UNCOVERED: u32 = 203;
+///`OptAttribute` (206), CHAR: getters return `Char`.
+pub const OPT_ATTRIBUTE: u32 = 206;
+///`SecurityExchange` (207), EXCHANGE: getters return `Exchange`.
+pub const SECURITY_EXCHANGE: u32 = 207;
+///`NotifyBrokerOfCredit` (208), BOOLEAN: getters return `bool`.
+pub const NOTIFY_BROKER_OF_CREDIT: u32 = 208;
+///`AllocHandlInst` (209), INT: getters return `AllocHandlInst<'a>`.
+pub const ALLOC_HANDL_INST: u32 = 209;
+///`MaxShow` (210), QTY: getters return `Decimal`.
+pub const MAX_SHOW: u32 = 210;
+///`PegOffsetValue` (211), FLOAT: getters return `Decimal`.
+pub const PEG_OFFSET_VALUE: u32 = 211;
+///`XmlDataLen` (212), LENGTH: getters return `Length`.
+pub const XML_DATA_LEN: u32 = 212;
+///`XmlData` (213), DATA: getters return `&'a [u8]`.
+pub const XML_DATA: u32 = 213;
+///`SettlInstRefID` (214), STRING: getters return `FixStr<'a>`.
+pub const SETTL_INST_REF_ID: u32 = 214;
+///`NoRoutingIDs` (215), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_ROUTING_IDS: u32 = 215;
+///`RoutingType` (216), INT: getters return `RoutingType<'a>`.
+pub const ROUTING_TYPE: u32 = 216;
+///`RoutingID` (217), STRING: getters return `FixStr<'a>`.
+pub const ROUTING_ID: u32 = 217;
+///`Spread` (218), PRICEOFFSET: getters return `Decimal`.
+pub const SPREAD: u32 = 218;
+///`BenchmarkCurveCurrency` (220), CURRENCY: getters return `Currency`.
+pub const BENCHMARK_CURVE_CURRENCY: u32 = 220;
+///`BenchmarkCurveName` (221), STRING: getters return `FixStr<'a>`.
+pub const BENCHMARK_CURVE_NAME: u32 = 221;
+///`BenchmarkCurvePoint` (222), STRING: getters return `FixStr<'a>`.
+pub const BENCHMARK_CURVE_POINT: u32 = 222;
+///`CouponRate` (223), PERCENTAGE: getters return `Decimal`.
+pub const COUPON_RATE: u32 = 223;
+///`CouponPaymentDate` (224), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const COUPON_PAYMENT_DATE: u32 = 224;
+///`IssueDate` (225), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const ISSUE_DATE: u32 = 225;
+///`RepurchaseTerm` (226), INT: getters return `i64`.
+pub const REPURCHASE_TERM: u32 = 226;
+///`RepurchaseRate` (227), PERCENTAGE: getters return `Decimal`.
+pub const REPURCHASE_RATE: u32 = 227;
+///`Factor` (228), FLOAT: getters return `Decimal`.
+pub const FACTOR: u32 = 228;
+///`TradeOriginationDate` (229), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const TRADE_ORIGINATION_DATE: u32 = 229;
+///`ExDate` (230), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const EX_DATE: u32 = 230;
+///`ContractMultiplier` (231), FLOAT: getters return `Decimal`.
+pub const CONTRACT_MULTIPLIER: u32 = 231;
+///`NoStipulations` (232), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_STIPULATIONS: u32 = 232;
+///`StipulationType` (233), STRING: getters return `StipulationType<'a>`.
+pub const STIPULATION_TYPE: u32 = 233;
+///`StipulationValue` (234), STRING: getters return `FixStr<'a>`.
+pub const STIPULATION_VALUE: u32 = 234;
+///`YieldType` (235), STRING: getters return `YieldType<'a>`.
+pub const YIELD_TYPE: u32 = 235;
+///`Yield` (236), PERCENTAGE: getters return `Decimal`.
+pub const YIELD: u32 = 236;
+///`TotalTakedown` (237), AMT: getters return `Decimal`.
+pub const TOTAL_TAKEDOWN: u32 = 237;
+///`Concession` (238), AMT: getters return `Decimal`.
+pub const CONCESSION: u32 = 238;
+///`RepoCollateralSecurityType` (239), STRING: getters return `FixStr<'a>`.
+pub const REPO_COLLATERAL_SECURITY_TYPE: u32 = 239;
+///`RedemptionDate` (240), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const REDEMPTION_DATE: u32 = 240;
+///`UnderlyingCouponPaymentDate` (241), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const UNDERLYING_COUPON_PAYMENT_DATE: u32 = 241;
+///`UnderlyingIssueDate` (242), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const UNDERLYING_ISSUE_DATE: u32 = 242;
+///`UnderlyingRepoCollateralSecurityType` (243), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_REPO_COLLATERAL_SECURITY_TYPE: u32 = 243;
+///`UnderlyingRepurchaseTerm` (244), INT: getters return `i64`.
+pub const UNDERLYING_REPURCHASE_TERM: u32 = 244;
+///`UnderlyingRepurchaseRate` (245), PERCENTAGE: getters return `Decimal`.
+pub const UNDERLYING_REPURCHASE_RATE: u32 = 245;
+///`UnderlyingFactor` (246), FLOAT: getters return `Decimal`.
+pub const UNDERLYING_FACTOR: u32 = 246;
+///`UnderlyingRedemptionDate` (247), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const UNDERLYING_REDEMPTION_DATE: u32 = 247;
+///`LegCouponPaymentDate` (248), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const LEG_COUPON_PAYMENT_DATE: u32 = 248;
+///`LegIssueDate` (249), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const LEG_ISSUE_DATE: u32 = 249;
+///`LegRepoCollateralSecurityType` (250), STRING: getters return `FixStr<'a>`.
+pub const LEG_REPO_COLLATERAL_SECURITY_TYPE: u32 = 250;
+///`LegRepurchaseTerm` (251), INT: getters return `i64`.
+pub const LEG_REPURCHASE_TERM: u32 = 251;
+///`LegRepurchaseRate` (252), PERCENTAGE: getters return `Decimal`.
+pub const LEG_REPURCHASE_RATE: u32 = 252;
+///`LegFactor` (253), FLOAT: getters return `Decimal`.
+pub const LEG_FACTOR: u32 = 253;
+///`LegRedemptionDate` (254), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const LEG_REDEMPTION_DATE: u32 = 254;
+///`CreditRating` (255), STRING: getters return `FixStr<'a>`.
+pub const CREDIT_RATING: u32 = 255;
+///`UnderlyingCreditRating` (256), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_CREDIT_RATING: u32 = 256;
+///`LegCreditRating` (257), STRING: getters return `FixStr<'a>`.
+pub const LEG_CREDIT_RATING: u32 = 257;
+///`TradedFlatSwitch` (258), BOOLEAN: getters return `bool`.
+pub const TRADED_FLAT_SWITCH: u32 = 258;
+///`BasisFeatureDate` (259), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const BASIS_FEATURE_DATE: u32 = 259;
+///`BasisFeaturePrice` (260), PRICE: getters return `Decimal`.
+pub const BASIS_FEATURE_PRICE: u32 = 260;
+///`MDReqID` (262), STRING: getters return `FixStr<'a>`.
+pub const MD_REQ_ID: u32 = 262;
+///`SubscriptionRequestType` (263), CHAR: getters return `SubscriptionRequestType`.
+pub const SUBSCRIPTION_REQUEST_TYPE: u32 = 263;
+///`MarketDepth` (264), INT: getters return `i64`.
+pub const MARKET_DEPTH: u32 = 264;
+///`MDUpdateType` (265), INT: getters return `MdUpdateType<'a>`.
+pub const MD_UPDATE_TYPE: u32 = 265;
+///`AggregatedBook` (266), BOOLEAN: getters return `bool`.
+pub const AGGREGATED_BOOK: u32 = 266;
+///`NoMDEntryTypes` (267), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_MD_ENTRY_TYPES: u32 = 267;
+///`NoMDEntries` (268), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_MD_ENTRIES: u32 = 268;
+///`MDEntryType` (269), CHAR: getters return `MdEntryType`.
+pub const MD_ENTRY_TYPE: u32 = 269;
+///`MDEntryPx` (270), PRICE: getters return `Decimal`.
+pub const MD_ENTRY_PX: u32 = 270;
+///`MDEntrySize` (271), QTY: getters return `Decimal`.
+pub const MD_ENTRY_SIZE: u32 = 271;
+///`MDEntryDate` (272), UTCDATEONLY: getters return `UtcDateOnly`.
+pub const MD_ENTRY_DATE: u32 = 272;
+///`MDEntryTime` (273), UTCTIMEONLY: getters return `UtcTimeOnly`.
+pub const MD_ENTRY_TIME: u32 = 273;
+///`TickDirection` (274), CHAR: getters return `TickDirection`.
+pub const TICK_DIRECTION: u32 = 274;
+///`MDMkt` (275), EXCHANGE: getters return `Exchange`.
+pub const MD_MKT: u32 = 275;
+///`QuoteCondition` (276), MULTIPLEVALUESTRING: getters return `MultipleValueString<'a>`.
+pub const QUOTE_CONDITION: u32 = 276;
+///`TradeCondition` (277), MULTIPLEVALUESTRING: getters return `MultipleValueString<'a>`.
+pub const TRADE_CONDITION: u32 = 277;
+///`MDEntryID` (278), STRING: getters return `FixStr<'a>`.
+pub const MD_ENTRY_ID: u32 = 278;
+///`MDUpdateAction` (279), CHAR: getters return `MdUpdateAction`.
+pub const MD_UPDATE_ACTION: u32 = 279;
+///`MDEntryRefID` (280), STRING: getters return `FixStr<'a>`.
+pub const MD_ENTRY_REF_ID: u32 = 280;
+///`MDReqRejReason` (281), CHAR: getters return `MdReqRejReason`.
+pub const MD_REQ_REJ_REASON: u32 = 281;
+///`MDEntryOriginator` (282), STRING: getters return `FixStr<'a>`.
+pub const MD_ENTRY_ORIGINATOR: u32 = 282;
+///`LocationID` (283), STRING: getters return `FixStr<'a>`.
+pub const LOCATION_ID: u32 = 283;
+///`DeskID` (284), STRING: getters return `FixStr<'a>`.
+pub const DESK_ID: u32 = 284;
+///`DeleteReason` (285), CHAR: getters return `DeleteReason`.
+pub const DELETE_REASON: u32 = 285;
+///`OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING: getters return `MultipleValueString<'a>`.
+pub const OPEN_CLOSE_SETTL_FLAG: u32 = 286;
+///`SellerDays` (287), INT: getters return `i64`.
+pub const SELLER_DAYS: u32 = 287;
+///`MDEntryBuyer` (288), STRING: getters return `FixStr<'a>`.
+pub const MD_ENTRY_BUYER: u32 = 288;
+///`MDEntrySeller` (289), STRING: getters return `FixStr<'a>`.
+pub const MD_ENTRY_SELLER: u32 = 289;
+///`MDEntryPositionNo` (290), INT: getters return `i64`.
+pub const MD_ENTRY_POSITION_NO: u32 = 290;
+///`FinancialStatus` (291), MULTIPLEVALUESTRING: getters return `MultipleValueString<'a>`.
+pub const FINANCIAL_STATUS: u32 = 291;
+///`CorporateAction` (292), MULTIPLEVALUESTRING: getters return `MultipleValueString<'a>`.
+pub const CORPORATE_ACTION: u32 = 292;
+///`DefBidSize` (293), QTY: getters return `Decimal`.
+pub const DEF_BID_SIZE: u32 = 293;
+///`DefOfferSize` (294), QTY: getters return `Decimal`.
+pub const DEF_OFFER_SIZE: u32 = 294;
+///`NoQuoteEntries` (295), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_QUOTE_ENTRIES: u32 = 295;
+///`NoQuoteSets` (296), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_QUOTE_SETS: u32 = 296;
+///`QuoteStatus` (297), INT: getters return `QuoteStatus<'a>`.
+pub const QUOTE_STATUS: u32 = 297;
+///`QuoteCancelType` (298), INT: getters return `QuoteCancelType<'a>`.
+pub const QUOTE_CANCEL_TYPE: u32 = 298;
+///`QuoteEntryID` (299), STRING: getters return `FixStr<'a>`.
+pub const QUOTE_ENTRY_ID: u32 = 299;
+///`QuoteRejectReason` (300), INT: getters return `QuoteRejectReason<'a>`.
+pub const QUOTE_REJECT_REASON: u32 = 300;
+///`QuoteResponseLevel` (301), INT: getters return `QuoteResponseLevel<'a>`.
+pub const QUOTE_RESPONSE_LEVEL: u32 = 301;
+///`QuoteSetID` (302), STRING: getters return `FixStr<'a>`.
+pub const QUOTE_SET_ID: u32 = 302;
+///`QuoteRequestType` (303), INT: getters return `QuoteRequestType<'a>`.
+pub const QUOTE_REQUEST_TYPE: u32 = 303;
+///`TotNoQuoteEntries` (304), INT: getters return `i64`.
+pub const TOT_NO_QUOTE_ENTRIES: u32 = 304;
+///`UnderlyingSecurityIDSource` (305), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_SECURITY_ID_SOURCE: u32 = 305;
+///`UnderlyingIssuer` (306), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_ISSUER: u32 = 306;
+///`UnderlyingSecurityDesc` (307), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_SECURITY_DESC: u32 = 307;
+///`UnderlyingSecurityExchange` (308), EXCHANGE: getters return `Exchange`.
+pub const UNDERLYING_SECURITY_EXCHANGE: u32 = 308;
+///`UnderlyingSecurityID` (309), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_SECURITY_ID: u32 = 309;
+///`UnderlyingSecurityType` (310), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_SECURITY_TYPE: u32 = 310;
+///`UnderlyingSymbol` (311), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_SYMBOL: u32 = 311;
+///`UnderlyingSymbolSfx` (312), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_SYMBOL_SFX: u32 = 312;
+///`UnderlyingMaturityMonthYear` (313), MONTHYEAR: getters return `MonthYear`.
+pub const UNDERLYING_MATURITY_MONTH_YEAR: u32 = 313;
+///`UnderlyingPutOrCall` (315), INT: getters return `i64`.
+pub const UNDERLYING_PUT_OR_CALL: u32 = 315;
+///`UnderlyingStrikePrice` (316), PRICE: getters return `Decimal`.
+pub const UNDERLYING_STRIKE_PRICE: u32 = 316;
+///`UnderlyingOptAttribute` (317), CHAR: getters return `Char`.
+pub const UNDERLYING_OPT_ATTRIBUTE: u32 = 317;
+///`UnderlyingCurrency` (318), CURRENCY: getters return `Currency`.
+pub const UNDERLYING_CURRENCY: u32 = 318;
+///`SecurityReqID` (320), STRING: getters return `FixStr<'a>`.
+pub const SECURITY_REQ_ID: u32 = 320;
+///`SecurityRequestType` (321), INT: getters return `SecurityRequestType<'a>`.
+pub const SECURITY_REQUEST_TYPE: u32 = 321;
+///`SecurityResponseID` (322), STRING: getters return `FixStr<'a>`.
+pub const SECURITY_RESPONSE_ID: u32 = 322;
+///`SecurityResponseType` (323), INT: getters return `SecurityResponseType<'a>`.
+pub const SECURITY_RESPONSE_TYPE: u32 = 323;
+///`SecurityStatusReqID` (324), STRING: getters return `FixStr<'a>`.
+pub const SECURITY_STATUS_REQ_ID: u32 = 324;
+///`UnsolicitedIndicator` (325), BOOLEAN: getters return `bool`.
+pub const UNSOLICITED_INDICATOR: u32 = 325;
+///`SecurityTradingStatus` (326), INT: getters return `SecurityTradingStatus<'a>`.
+pub const SECURITY_TRADING_STATUS: u32 = 326;
+///`HaltReasonChar` (327), CHAR: getters return `HaltReasonChar`.
+pub const HALT_REASON_CHAR: u32 = 327;
+///`InViewOfCommon` (328), BOOLEAN: getters return `bool`.
+pub const IN_VIEW_OF_COMMON: u32 = 328;
+///`DueToRelated` (329), BOOLEAN: getters return `bool`.
+pub const DUE_TO_RELATED: u32 = 329;
+///`BuyVolume` (330), QTY: getters return `Decimal`.
+pub const BUY_VOLUME: u32 = 330;
+///`SellVolume` (331), QTY: getters return `Decimal`.
+pub const SELL_VOLUME: u32 = 331;
+///`HighPx` (332), PRICE: getters return `Decimal`.
+pub const HIGH_PX: u32 = 332;
+///`LowPx` (333), PRICE: getters return `Decimal`.
+pub const LOW_PX: u32 = 333;
+///`Adjustment` (334), INT: getters return `Adjustment<'a>`.
+pub const ADJUSTMENT: u32 = 334;
+///`TradSesReqID` (335), STRING: getters return `FixStr<'a>`.
+pub const TRAD_SES_REQ_ID: u32 = 335;
+///`TradingSessionID` (336), STRING: getters return `FixStr<'a>`.
+pub const TRADING_SESSION_ID: u32 = 336;
+///`ContraTrader` (337), STRING: getters return `FixStr<'a>`.
+pub const CONTRA_TRADER: u32 = 337;
+///`TradSesMethod` (338), INT: getters return `TradSesMethod<'a>`.
+pub const TRAD_SES_METHOD: u32 = 338;
+///`TradSesMode` (339), INT: getters return `TradSesMode<'a>`.
+pub const TRAD_SES_MODE: u32 = 339;
+///`TradSesStatus` (340), INT: getters return `TradSesStatus<'a>`.
+pub const TRAD_SES_STATUS: u32 = 340;
+///`TradSesStartTime` (341), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const TRAD_SES_START_TIME: u32 = 341;
+///`TradSesOpenTime` (342), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const TRAD_SES_OPEN_TIME: u32 = 342;
+///`TradSesPreCloseTime` (343), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const TRAD_SES_PRE_CLOSE_TIME: u32 = 343;
+///`TradSesCloseTime` (344), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const TRAD_SES_CLOSE_TIME: u32 = 344;
+///`TradSesEndTime` (345), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const TRAD_SES_END_TIME: u32 = 345;
+///`NumberOfOrders` (346), INT: getters return `i64`.
+pub const NUMBER_OF_ORDERS: u32 = 346;
+///`MessageEncoding` (347), STRING: getters return `MessageEncoding<'a>`.
+pub const MESSAGE_ENCODING: u32 = 347;
+///`EncodedIssuerLen` (348), LENGTH: getters return `Length`.
+pub const ENCODED_ISSUER_LEN: u32 = 348;
+///`EncodedIssuer` (349), DATA: getters return `&'a [u8]`.
+pub const ENCODED_ISSUER: u32 = 349;
+///`EncodedSecurityDescLen` (350), LENGTH: getters return `Length`.
+pub const ENCODED_SECURITY_DESC_LEN: u32 = 350;
+///`EncodedSecurityDesc` (351), DATA: getters return `&'a [u8]`.
+pub const ENCODED_SECURITY_DESC: u32 = 351;
+///`EncodedListExecInstLen` (352), LENGTH: getters return `Length`.
+pub const ENCODED_LIST_EXEC_INST_LEN: u32 = 352;
+///`EncodedListExecInst` (353), DATA: getters return `&'a [u8]`.
+pub const ENCODED_LIST_EXEC_INST: u32 = 353;
+///`EncodedTextLen` (354), LENGTH: getters return `Length`.
+pub const ENCODED_TEXT_LEN: u32 = 354;
+///`EncodedText` (355), DATA: getters return `&'a [u8]`.
+pub const ENCODED_TEXT: u32 = 355;
+///`EncodedSubjectLen` (356), LENGTH: getters return `Length`.
+pub const ENCODED_SUBJECT_LEN: u32 = 356;
+///`EncodedSubject` (357), DATA: getters return `&'a [u8]`.
+pub const ENCODED_SUBJECT: u32 = 357;
+///`EncodedHeadlineLen` (358), LENGTH: getters return `Length`.
+pub const ENCODED_HEADLINE_LEN: u32 = 358;
+///`EncodedHeadline` (359), DATA: getters return `&'a [u8]`.
+pub const ENCODED_HEADLINE: u32 = 359;
+///`EncodedAllocTextLen` (360), LENGTH: getters return `Length`.
+pub const ENCODED_ALLOC_TEXT_LEN: u32 = 360;
+///`EncodedAllocText` (361), DATA: getters return `&'a [u8]`.
+pub const ENCODED_ALLOC_TEXT: u32 = 361;
+///`EncodedUnderlyingIssuerLen` (362), LENGTH: getters return `Length`.
+pub const ENCODED_UNDERLYING_ISSUER_LEN: u32 = 362;
+///`EncodedUnderlyingIssuer` (363), DATA: getters return `&'a [u8]`.
+pub const ENCODED_UNDERLYING_ISSUER: u32 = 363;
+///`EncodedUnderlyingSecurityDescLen` (364), LENGTH: getters return `Length`.
+pub const ENCODED_UNDERLYING_SECURITY_DESC_LEN: u32 = 364;
+///`EncodedUnderlyingSecurityDesc` (365), DATA: getters return `&'a [u8]`.
+pub const ENCODED_UNDERLYING_SECURITY_DESC: u32 = 365;
+///`AllocPrice` (366), PRICE: getters return `Decimal`.
+pub const ALLOC_PRICE: u32 = 366;
+///`QuoteSetValidUntilTime` (367), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const QUOTE_SET_VALID_UNTIL_TIME: u32 = 367;
+///`QuoteEntryRejectReason` (368), INT: getters return `i64`.
+pub const QUOTE_ENTRY_REJECT_REASON: u32 = 368;
+///`LastMsgSeqNumProcessed` (369), SEQNUM: getters return `SeqNum`.
+pub const LAST_MSG_SEQ_NUM_PROCESSED: u32 = 369;
+///`RefTagID` (371), INT: getters return `i64`.
+pub const REF_TAG_ID: u32 = 371;
+///`RefMsgType` (372), STRING: getters return `FixStr<'a>`.
+pub const REF_MSG_TYPE: u32 = 372;
+///`SessionRejectReason` (373), INT: getters return `SessionRejectReason<'a>`.
+pub const SESSION_REJECT_REASON: u32 = 373;
+///`BidRequestTransType` (374), CHAR: getters return `BidRequestTransType`.
+pub const BID_REQUEST_TRANS_TYPE: u32 = 374;
+///`ContraBroker` (375), STRING: getters return `FixStr<'a>`.
+pub const CONTRA_BROKER: u32 = 375;
+///`ComplianceID` (376), STRING: getters return `FixStr<'a>`.
+pub const COMPLIANCE_ID: u32 = 376;
+///`SolicitedFlag` (377), BOOLEAN: getters return `bool`.
+pub const SOLICITED_FLAG: u32 = 377;
+///`ExecRestatementReason` (378), INT: getters return `ExecRestatementReason<'a>`.
+pub const EXEC_RESTATEMENT_REASON: u32 = 378;
+///`BusinessRejectRefID` (379), STRING: getters return `FixStr<'a>`.
+pub const BUSINESS_REJECT_REF_ID: u32 = 379;
+///`BusinessRejectReason` (380), INT: getters return `BusinessRejectReason<'a>`.
+pub const BUSINESS_REJECT_REASON: u32 = 380;
+///`GrossTradeAmt` (381), AMT: getters return `Decimal`.
+pub const GROSS_TRADE_AMT: u32 = 381;
+///`NoContraBrokers` (382), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_CONTRA_BROKERS: u32 = 382;
+///`MaxMessageSize` (383), LENGTH: getters return `Length`.
+pub const MAX_MESSAGE_SIZE: u32 = 383;
+///`NoMsgTypes` (384), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_MSG_TYPES: u32 = 384;
+///`MsgDirection` (385), CHAR: getters return `MsgDirection`.
+pub const MSG_DIRECTION: u32 = 385;
+///`NoTradingSessions` (386), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_TRADING_SESSIONS: u32 = 386;
+///`TotalVolumeTraded` (387), QTY: getters return `Decimal`.
+pub const TOTAL_VOLUME_TRADED: u32 = 387;
+///`DiscretionInst` (388), CHAR: getters return `DiscretionInst`.
+pub const DISCRETION_INST: u32 = 388;
+///`DiscretionOffsetValue` (389), FLOAT: getters return `Decimal`.
+pub const DISCRETION_OFFSET_VALUE: u32 = 389;
+///`BidID` (390), STRING: getters return `FixStr<'a>`.
+pub const BID_ID: u32 = 390;
+///`ClientBidID` (391), STRING: getters return `FixStr<'a>`.
+pub const CLIENT_BID_ID: u32 = 391;
+///`ListName` (392), STRING: getters return `FixStr<'a>`.
+pub const LIST_NAME: u32 = 392;
+///`TotNoRelatedSym` (393), INT: getters return `i64`.
+pub const TOT_NO_RELATED_SYM: u32 = 393;
+///`BidType` (394), INT: getters return `BidType<'a>`.
+pub const BID_TYPE: u32 = 394;
+///`NumTickets` (395), INT: getters return `i64`.
+pub const NUM_TICKETS: u32 = 395;
+///`SideValue1` (396), AMT: getters return `Decimal`.
+pub const SIDE_VALUE1: u32 = 396;
+///`SideValue2` (397), AMT: getters return `Decimal`.
+pub const SIDE_VALUE2: u32 = 397;
+///`NoBidDescriptors` (398), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_BID_DESCRIPTORS: u32 = 398;
+///`BidDescriptorType` (399), INT: getters return `BidDescriptorType<'a>`.
+pub const BID_DESCRIPTOR_TYPE: u32 = 399;
+///`BidDescriptor` (400), STRING: getters return `FixStr<'a>`.
+pub const BID_DESCRIPTOR: u32 = 400;
+///`SideValueInd` (401), INT: getters return `SideValueInd<'a>`.
+pub const SIDE_VALUE_IND: u32 = 401;
+///`LiquidityPctLow` (402), PERCENTAGE: getters return `Decimal`.
+pub const LIQUIDITY_PCT_LOW: u32 = 402;
+///`LiquidityPctHigh` (403), PERCENTAGE: getters return `Decimal`.
+pub const LIQUIDITY_PCT_HIGH: u32 = 403;
+///`LiquidityValue` (404), AMT: getters return `Decimal`.
+pub const LIQUIDITY_VALUE: u32 = 404;
+///`EFPTrackingError` (405), PERCENTAGE: getters return `Decimal`.
+pub const EFP_TRACKING_ERROR: u32 = 405;
+///`FairValue` (406), AMT: getters return `Decimal`.
+pub const FAIR_VALUE: u32 = 406;
+///`OutsideIndexPct` (407), PERCENTAGE: getters return `Decimal`.
+pub const OUTSIDE_INDEX_PCT: u32 = 407;
+///`ValueOfFutures` (408), AMT: getters return `Decimal`.
+pub const VALUE_OF_FUTURES: u32 = 408;
+///`LiquidityIndType` (409), INT: getters return `LiquidityIndType<'a>`.
+pub const LIQUIDITY_IND_TYPE: u32 = 409;
+///`WtAverageLiquidity` (410), PERCENTAGE: getters return `Decimal`.
+pub const WT_AVERAGE_LIQUIDITY: u32 = 410;
+///`ExchangeForPhysical` (411), BOOLEAN: getters return `bool`.
+pub const EXCHANGE_FOR_PHYSICAL: u32 = 411;
+///`OutMainCntryUIndex` (412), AMT: getters return `Decimal`.
+pub const OUT_MAIN_CNTRY_U_INDEX: u32 = 412;
+///`CrossPercent` (413), PERCENTAGE: getters return `Decimal`.
+pub const CROSS_PERCENT: u32 = 413;
+///`ProgRptReqs` (414), INT: getters return `ProgRptReqs<'a>`.
+pub const PROG_RPT_REQS: u32 = 414;
+///`ProgPeriodInterval` (415), INT: getters return `i64`.
+pub const PROG_PERIOD_INTERVAL: u32 = 415;
+///`IncTaxInd` (416), INT: getters return `IncTaxInd<'a>`.
+pub const INC_TAX_IND: u32 = 416;
+///`NumBidders` (417), INT: getters return `i64`.
+pub const NUM_BIDDERS: u32 = 417;
+///`BidTradeType` (418), CHAR: getters return `BidTradeType`.
+pub const BID_TRADE_TYPE: u32 = 418;
+///`BasisPxType` (419), CHAR: getters return `BasisPxType`.
+pub const BASIS_PX_TYPE: u32 = 419;
+///`NoBidComponents` (420), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_BID_COMPONENTS: u32 = 420;
+///`Country` (421), COUNTRY: getters return `Country`.
+pub const COUNTRY: u32 = 421;
+///`TotNoStrikes` (422), INT: getters return `i64`.
+pub const TOT_NO_STRIKES: u32 = 422;
+///`PriceType` (423), INT: getters return `PriceType<'a>`.
+pub const PRICE_TYPE: u32 = 423;
+///`DayOrderQty` (424), QTY: getters return `Decimal`.
+pub const DAY_ORDER_QTY: u32 = 424;
+///`DayCumQty` (425), QTY: getters return `Decimal`.
+pub const DAY_CUM_QTY: u32 = 425;
+///`DayAvgPx` (426), PRICE: getters return `Decimal`.
+pub const DAY_AVG_PX: u32 = 426;
+///`GTBookingInst` (427), INT: getters return `GtBookingInst<'a>`.
+pub const GT_BOOKING_INST: u32 = 427;
+///`NoStrikes` (428), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_STRIKES: u32 = 428;
+///`ListStatusType` (429), INT: getters return `ListStatusType<'a>`.
+pub const LIST_STATUS_TYPE: u32 = 429;
+///`NetGrossInd` (430), INT: getters return `NetGrossInd<'a>`.
+pub const NET_GROSS_IND: u32 = 430;
+///`ListOrderStatus` (431), INT: getters return `ListOrderStatus<'a>`.
+pub const LIST_ORDER_STATUS: u32 = 431;
+///`ExpireDate` (432), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const EXPIRE_DATE: u32 = 432;
+///`ListExecInstType` (433), CHAR: getters return `ListExecInstType`.
+pub const LIST_EXEC_INST_TYPE: u32 = 433;
+///`CxlRejResponseTo` (434), CHAR: getters return `CxlRejResponseTo`.
+pub const CXL_REJ_RESPONSE_TO: u32 = 434;
+///`UnderlyingCouponRate` (435), PERCENTAGE: getters return `Decimal`.
+pub const UNDERLYING_COUPON_RATE: u32 = 435;
+///`UnderlyingContractMultiplier` (436), FLOAT: getters return `Decimal`.
+pub const UNDERLYING_CONTRACT_MULTIPLIER: u32 = 436;
+///`ContraTradeQty` (437), QTY: getters return `Decimal`.
+pub const CONTRA_TRADE_QTY: u32 = 437;
+///`ContraTradeTime` (438), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const CONTRA_TRADE_TIME: u32 = 438;
+///`LiquidityNumSecurities` (441), INT: getters return `i64`.
+pub const LIQUIDITY_NUM_SECURITIES: u32 = 441;
+///`MultiLegReportingType` (442), CHAR: getters return `MultiLegReportingType`.
+pub const MULTI_LEG_REPORTING_TYPE: u32 = 442;
+///`StrikeTime` (443), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const STRIKE_TIME: u32 = 443;
+///`ListStatusText` (444), STRING: getters return `FixStr<'a>`.
+pub const LIST_STATUS_TEXT: u32 = 444;
+///`EncodedListStatusTextLen` (445), LENGTH: getters return `Length`.
+pub const ENCODED_LIST_STATUS_TEXT_LEN: u32 = 445;
+///`EncodedListStatusText` (446), DATA: getters return `&'a [u8]`.
+pub const ENCODED_LIST_STATUS_TEXT: u32 = 446;
+///`PartyIDSource` (447), CHAR: getters return `PartyIdSource`.
+pub const PARTY_ID_SOURCE: u32 = 447;
+///`PartyID` (448), STRING: getters return `FixStr<'a>`.
+pub const PARTY_ID: u32 = 448;
+///`NetChgPrevDay` (451), PRICEOFFSET: getters return `Decimal`.
+pub const NET_CHG_PREV_DAY: u32 = 451;
+///`PartyRole` (452), INT: getters return `PartyRole<'a>`.
+pub const PARTY_ROLE: u32 = 452;
+///`NoPartyIDs` (453), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_PARTY_IDS: u32 = 453;
+///`NoSecurityAltID` (454), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_SECURITY_ALT_ID: u32 = 454;
+///`SecurityAltID` (455), STRING: getters return `FixStr<'a>`.
+pub const SECURITY_ALT_ID: u32 = 455;
+///`SecurityAltIDSource` (456), STRING: getters return `FixStr<'a>`.
+pub const SECURITY_ALT_ID_SOURCE: u32 = 456;
+///`NoUnderlyingSecurityAltID` (457), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_UNDERLYING_SECURITY_ALT_ID: u32 = 457;
+///`UnderlyingSecurityAltID` (458), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_SECURITY_ALT_ID: u32 = 458;
+///`UnderlyingSecurityAltIDSource` (459), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_SECURITY_ALT_ID_SOURCE: u32 = 459;
+///`Product` (460), INT: getters return `Product<'a>`.
+pub const PRODUCT: u32 = 460;
+///`CFICode` (461), STRING: getters return `FixStr<'a>`.
+pub const CFI_CODE: u32 = 461;
+///`UnderlyingProduct` (462), INT: getters return `i64`.
+pub const UNDERLYING_PRODUCT: u32 = 462;
+///`UnderlyingCFICode` (463), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_CFI_CODE: u32 = 463;
+///`TestMessageIndicator` (464), BOOLEAN: getters return `bool`.
+pub const TEST_MESSAGE_INDICATOR: u32 = 464;
+///`BookingRefID` (466), STRING: getters return `FixStr<'a>`.
+pub const BOOKING_REF_ID: u32 = 466;
+///`IndividualAllocID` (467), STRING: getters return `FixStr<'a>`.
+pub const INDIVIDUAL_ALLOC_ID: u32 = 467;
+///`RoundingDirection` (468), CHAR: getters return `RoundingDirection`.
+pub const ROUNDING_DIRECTION: u32 = 468;
+///`RoundingModulus` (469), FLOAT: getters return `Decimal`.
+pub const ROUNDING_MODULUS: u32 = 469;
+///`CountryOfIssue` (470), COUNTRY: getters return `Country`.
+pub const COUNTRY_OF_ISSUE: u32 = 470;
+///`StateOrProvinceOfIssue` (471), STRING: getters return `FixStr<'a>`.
+pub const STATE_OR_PROVINCE_OF_ISSUE: u32 = 471;
+///`LocaleOfIssue` (472), STRING: getters return `FixStr<'a>`.
+pub const LOCALE_OF_ISSUE: u32 = 472;
+///`NoRegistDtls` (473), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_REGIST_DTLS: u32 = 473;
+///`MailingDtls` (474), STRING: getters return `FixStr<'a>`.
+pub const MAILING_DTLS: u32 = 474;
+///`InvestorCountryOfResidence` (475), COUNTRY: getters return `Country`.
+pub const INVESTOR_COUNTRY_OF_RESIDENCE: u32 = 475;
+///`PaymentRef` (476), STRING: getters return `FixStr<'a>`.
+pub const PAYMENT_REF: u32 = 476;
+///`DistribPaymentMethod` (477), INT: getters return `DistribPaymentMethod<'a>`.
+pub const DISTRIB_PAYMENT_METHOD: u32 = 477;
+///`CashDistribCurr` (478), CURRENCY: getters return `Currency`.
+pub const CASH_DISTRIB_CURR: u32 = 478;
+///`CommCurrency` (479), CURRENCY: getters return `Currency`.
+pub const COMM_CURRENCY: u32 = 479;
+///`CancellationRights` (480), CHAR: getters return `CancellationRights`.
+pub const CANCELLATION_RIGHTS: u32 = 480;
+///`MoneyLaunderingStatus` (481), CHAR: getters return `MoneyLaunderingStatus`.
+pub const MONEY_LAUNDERING_STATUS: u32 = 481;
+///`MailingInst` (482), STRING: getters return `FixStr<'a>`.
+pub const MAILING_INST: u32 = 482;
+///`TransBkdTime` (483), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const TRANS_BKD_TIME: u32 = 483;
+///`ExecPriceType` (484), CHAR: getters return `ExecPriceType`.
+pub const EXEC_PRICE_TYPE: u32 = 484;
+///`ExecPriceAdjustment` (485), FLOAT: getters return `Decimal`.
+pub const EXEC_PRICE_ADJUSTMENT: u32 = 485;
+///`DateOfBirth` (486), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const DATE_OF_BIRTH: u32 = 486;
+///`TradeReportTransType` (487), INT: getters return `i64`.
+pub const TRADE_REPORT_TRANS_TYPE: u32 = 487;
+///`CardHolderName` (488), STRING: getters return `FixStr<'a>`.
+pub const CARD_HOLDER_NAME: u32 = 488;
+///`CardNumber` (489), STRING: getters return `FixStr<'a>`.
+pub const CARD_NUMBER: u32 = 489;
+///`CardExpDate` (490), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const CARD_EXP_DATE: u32 = 490;
+///`CardIssNum` (491), STRING: getters return `FixStr<'a>`.
+pub const CARD_ISS_NUM: u32 = 491;
+///`PaymentMethod` (492), INT: getters return `PaymentMethod<'a>`.
+pub const PAYMENT_METHOD: u32 = 492;
+///`RegistAcctType` (493), STRING: getters return `FixStr<'a>`.
+pub const REGIST_ACCT_TYPE: u32 = 493;
+///`Designation` (494), STRING: getters return `FixStr<'a>`.
+pub const DESIGNATION: u32 = 494;
+///`TaxAdvantageType` (495), INT: getters return `TaxAdvantageType<'a>`.
+pub const TAX_ADVANTAGE_TYPE: u32 = 495;
+///`RegistRejReasonText` (496), STRING: getters return `FixStr<'a>`.
+pub const REGIST_REJ_REASON_TEXT: u32 = 496;
+///`FundRenewWaiv` (497), CHAR: getters return `FundRenewWaiv`.
+pub const FUND_RENEW_WAIV: u32 = 497;
+///`CashDistribAgentName` (498), STRING: getters return `FixStr<'a>`.
+pub const CASH_DISTRIB_AGENT_NAME: u32 = 498;
+///`CashDistribAgentCode` (499), STRING: getters return `FixStr<'a>`.
+pub const CASH_DISTRIB_AGENT_CODE: u32 = 499;
+///`CashDistribAgentAcctNumber` (500), STRING: getters return `FixStr<'a>`.
+pub const CASH_DISTRIB_AGENT_ACCT_NUMBER: u32 = 500;
+///`CashDistribPayRef` (501), STRING: getters return `FixStr<'a>`.
+pub const CASH_DISTRIB_PAY_REF: u32 = 501;
+///`CashDistribAgentAcctName` (502), STRING: getters return `FixStr<'a>`.
+pub const CASH_DISTRIB_AGENT_ACCT_NAME: u32 = 502;
+///`CardStartDate` (503), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const CARD_START_DATE: u32 = 503;
+///`PaymentDate` (504), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const PAYMENT_DATE: u32 = 504;
+///`PaymentRemitterID` (505), STRING: getters return `FixStr<'a>`.
+pub const PAYMENT_REMITTER_ID: u32 = 505;
+///`RegistStatus` (506), CHAR: getters return `RegistStatus`.
+pub const REGIST_STATUS: u32 = 506;
+///`RegistRejReasonCode` (507), INT: getters return `RegistRejReasonCode<'a>`.
+pub const REGIST_REJ_REASON_CODE: u32 = 507;
+///`RegistRefID` (508), STRING: getters return `FixStr<'a>`.
+pub const REGIST_REF_ID: u32 = 508;
+///`RegistDtls` (509), STRING: getters return `FixStr<'a>`.
+pub const REGIST_DTLS: u32 = 509;
+///`NoDistribInsts` (510), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_DISTRIB_INSTS: u32 = 510;
+///`RegistEmail` (511), STRING: getters return `FixStr<'a>`.
+pub const REGIST_EMAIL: u32 = 511;
+///`DistribPercentage` (512), PERCENTAGE: getters return `Decimal`.
+pub const DISTRIB_PERCENTAGE: u32 = 512;
+///`RegistID` (513), STRING: getters return `FixStr<'a>`.
+pub const REGIST_ID: u32 = 513;
+///`RegistTransType` (514), CHAR: getters return `RegistTransType`.
+pub const REGIST_TRANS_TYPE: u32 = 514;
+///`ExecValuationPoint` (515), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const EXEC_VALUATION_POINT: u32 = 515;
+///`OrderPercent` (516), PERCENTAGE: getters return `Decimal`.
+pub const ORDER_PERCENT: u32 = 516;
+///`OwnershipType` (517), CHAR: getters return `OwnershipType`.
+pub const OWNERSHIP_TYPE: u32 = 517;
+///`NoContAmts` (518), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_CONT_AMTS: u32 = 518;
+///`ContAmtType` (519), INT: getters return `ContAmtType<'a>`.
+pub const CONT_AMT_TYPE: u32 = 519;
+///`ContAmtValue` (520), FLOAT: getters return `Decimal`.
+pub const CONT_AMT_VALUE: u32 = 520;
+///`ContAmtCurr` (521), CURRENCY: getters return `Currency`.
+pub const CONT_AMT_CURR: u32 = 521;
+///`OwnerType` (522), INT: getters return `OwnerType<'a>`.
+pub const OWNER_TYPE: u32 = 522;
+///`PartySubID` (523), STRING: getters return `FixStr<'a>`.
+pub const PARTY_SUB_ID: u32 = 523;
+///`NestedPartyID` (524), STRING: getters return `FixStr<'a>`.
+pub const NESTED_PARTY_ID: u32 = 524;
+///`NestedPartyIDSource` (525), CHAR: getters return `Char`.
+pub const NESTED_PARTY_ID_SOURCE: u32 = 525;
+///`SecondaryClOrdID` (526), STRING: getters return `FixStr<'a>`.
+pub const SECONDARY_CL_ORD_ID: u32 = 526;
+///`SecondaryExecID` (527), STRING: getters return `FixStr<'a>`.
+pub const SECONDARY_EXEC_ID: u32 = 527;
+///`OrderCapacity` (528), CHAR: getters return `OrderCapacity`.
+pub const ORDER_CAPACITY: u32 = 528;
+///`OrderRestrictions` (529), MULTIPLEVALUESTRING: getters return `MultipleValueString<'a>`.
+pub const ORDER_RESTRICTIONS: u32 = 529;
+///`MassCancelRequestType` (530), CHAR: getters return `MassCancelRequestType`.
+pub const MASS_CANCEL_REQUEST_TYPE: u32 = 530;
+///`MassCancelResponse` (531), CHAR: getters return `MassCancelResponse`.
+pub const MASS_CANCEL_RESPONSE: u32 = 531;
+///`MassCancelRejectReason` (532), STRING: getters return `MassCancelRejectReason<'a>`.
+pub const MASS_CANCEL_REJECT_REASON: u32 = 532;
+///`TotalAffectedOrders` (533), INT: getters return `i64`.
+pub const TOTAL_AFFECTED_ORDERS: u32 = 533;
+///`NoAffectedOrders` (534), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_AFFECTED_ORDERS: u32 = 534;
+///`AffectedOrderID` (535), STRING: getters return `FixStr<'a>`.
+pub const AFFECTED_ORDER_ID: u32 = 535;
+///`AffectedSecondaryOrderID` (536), STRING: getters return `FixStr<'a>`.
+pub const AFFECTED_SECONDARY_ORDER_ID: u32 = 536;
+///`QuoteType` (537), INT: getters return `QuoteType<'a>`.
+pub const QUOTE_TYPE: u32 = 537;
+///`NestedPartyRole` (538), INT: getters return `i64`.
+pub const NESTED_PARTY_ROLE: u32 = 538;
+///`NoNestedPartyIDs` (539), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_NESTED_PARTY_IDS: u32 = 539;
+///`TotalAccruedInterestAmt` (540), AMT: getters return `Decimal`.
+pub const TOTAL_ACCRUED_INTEREST_AMT: u32 = 540;
+///`MaturityDate` (541), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const MATURITY_DATE: u32 = 541;
+///`UnderlyingMaturityDate` (542), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const UNDERLYING_MATURITY_DATE: u32 = 542;
+///`InstrRegistry` (543), STRING: getters return `FixStr<'a>`.
+pub const INSTR_REGISTRY: u32 = 543;
+///`CashMargin` (544), CHAR: getters return `CashMargin`.
+pub const CASH_MARGIN: u32 = 544;
+///`NestedPartySubID` (545), STRING: getters return `FixStr<'a>`.
+pub const NESTED_PARTY_SUB_ID: u32 = 545;
+///`Scope` (546), MULTIPLEVALUESTRING: getters return `MultipleValueString<'a>`.
+pub const SCOPE: u32 = 546;
+///`MDImplicitDelete` (547), BOOLEAN: getters return `bool`.
+pub const MD_IMPLICIT_DELETE: u32 = 547;
+///`CrossID` (548), STRING: getters return `FixStr<'a>`.
+pub const CROSS_ID: u32 = 548;
+///`CrossType` (549), INT: getters return `CrossType<'a>`.
+pub const CROSS_TYPE: u32 = 549;
+///`CrossPrioritization` (550), INT: getters return `CrossPrioritization<'a>`.
+pub const CROSS_PRIORITIZATION: u32 = 550;
+///`OrigCrossID` (551), STRING: getters return `FixStr<'a>`.
+pub const ORIG_CROSS_ID: u32 = 551;
+///`NoSides` (552), NUMINGROUP: getters return `NoSides<'a>`.
+pub const NO_SIDES: u32 = 552;
+///`Username` (553), STRING: getters return `FixStr<'a>`.
+pub const USERNAME: u32 = 553;
+///`Password` (554), STRING: getters return `FixStr<'a>`.
+pub const PASSWORD: u32 = 554;
+///`NoLegs` (555), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_LEGS: u32 = 555;
+///`LegCurrency` (556), CURRENCY: getters return `Currency`.
+pub const LEG_CURRENCY: u32 = 556;
+///`TotNoSecurityTypes` (557), INT: getters return `i64`.
+pub const TOT_NO_SECURITY_TYPES: u32 = 557;
+///`NoSecurityTypes` (558), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_SECURITY_TYPES: u32 = 558;
+///`SecurityListRequestType` (559), INT: getters return `SecurityListRequestType<'a>`.
+pub const SECURITY_LIST_REQUEST_TYPE: u32 = 559;
+///`SecurityRequestResult` (560), INT: getters return `SecurityRequestResult<'a>`.
+pub const SECURITY_REQUEST_RESULT: u32 = 560;
+///`RoundLot` (561), QTY: getters return `Decimal`.
+pub const ROUND_LOT: u32 = 561;
+///`MinTradeVol` (562), QTY: getters return `Decimal`.
+pub const MIN_TRADE_VOL: u32 = 562;
+///`MultiLegRptTypeReq` (563), INT: getters return `MultiLegRptTypeReq<'a>`.
+pub const MULTI_LEG_RPT_TYPE_REQ: u32 = 563;
+///`LegPositionEffect` (564), CHAR: getters return `Char`.
+pub const LEG_POSITION_EFFECT: u32 = 564;
+///`LegCoveredOrUncovered` (565), INT: getters return `i64`.
+pub const LEG_COVERED_OR_UNCOVERED: u32 = 565;
+///`LegPrice` (566), PRICE: getters return `Decimal`.
+pub const LEG_PRICE: u32 = 566;
+///`TradSesStatusRejReason` (567), INT: getters return `TradSesStatusRejReason<'a>`.
+pub const TRAD_SES_STATUS_REJ_REASON: u32 = 567;
+///`TradeRequestID` (568), STRING: getters return `FixStr<'a>`.
+pub const TRADE_REQUEST_ID: u32 = 568;
+///`TradeRequestType` (569), INT: getters return `TradeRequestType<'a>`.
+pub const TRADE_REQUEST_TYPE: u32 = 569;
+///`PreviouslyReported` (570), BOOLEAN: getters return `bool`.
+pub const PREVIOUSLY_REPORTED: u32 = 570;
+///`TradeReportID` (571), STRING: getters return `FixStr<'a>`.
+pub const TRADE_REPORT_ID: u32 = 571;
+///`TradeReportRefID` (572), STRING: getters return `FixStr<'a>`.
+pub const TRADE_REPORT_REF_ID: u32 = 572;
+///`MatchStatus` (573), CHAR: getters return `MatchStatus`.
+pub const MATCH_STATUS: u32 = 573;
+///`MatchType` (574), STRING: getters return `MatchType<'a>`.
+pub const MATCH_TYPE: u32 = 574;
+///`OddLot` (575), BOOLEAN: getters return `bool`.
+pub const ODD_LOT: u32 = 575;
+///`NoClearingInstructions` (576), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_CLEARING_INSTRUCTIONS: u32 = 576;
+///`ClearingInstruction` (577), INT: getters return `ClearingInstruction<'a>`.
+pub const CLEARING_INSTRUCTION: u32 = 577;
+///`TradeInputSource` (578), STRING: getters return `FixStr<'a>`.
+pub const TRADE_INPUT_SOURCE: u32 = 578;
+///`TradeInputDevice` (579), STRING: getters return `FixStr<'a>`.
+pub const TRADE_INPUT_DEVICE: u32 = 579;
+///`NoDates` (580), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_DATES: u32 = 580;
+///`AccountType` (581), INT: getters return `AccountType<'a>`.
+pub const ACCOUNT_TYPE: u32 = 581;
+///`CustOrderCapacity` (582), INT: getters return `CustOrderCapacity<'a>`.
+pub const CUST_ORDER_CAPACITY: u32 = 582;
+///`ClOrdLinkID` (583), STRING: getters return `FixStr<'a>`.
+pub const CL_ORD_LINK_ID: u32 = 583;
+///`MassStatusReqID` (584), STRING: getters return `FixStr<'a>`.
+pub const MASS_STATUS_REQ_ID: u32 = 584;
+///`MassStatusReqType` (585), INT: getters return `MassStatusReqType<'a>`.
+pub const MASS_STATUS_REQ_TYPE: u32 = 585;
+///`OrigOrdModTime` (586), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const ORIG_ORD_MOD_TIME: u32 = 586;
+///`LegSettlType` (587), CHAR: getters return `Char`.
+pub const LEG_SETTL_TYPE: u32 = 587;
+///`LegSettlDate` (588), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const LEG_SETTL_DATE: u32 = 588;
+///`DayBookingInst` (589), CHAR: getters return `DayBookingInst`.
+pub const DAY_BOOKING_INST: u32 = 589;
+///`BookingUnit` (590), CHAR: getters return `BookingUnit`.
+pub const BOOKING_UNIT: u32 = 590;
+///`PreallocMethod` (591), CHAR: getters return `PreallocMethod`.
+pub const PREALLOC_METHOD: u32 = 591;
+///`UnderlyingCountryOfIssue` (592), COUNTRY: getters return `Country`.
+pub const UNDERLYING_COUNTRY_OF_ISSUE: u32 = 592;
+///`UnderlyingStateOrProvinceOfIssue` (593), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_STATE_OR_PROVINCE_OF_ISSUE: u32 = 593;
+///`UnderlyingLocaleOfIssue` (594), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_LOCALE_OF_ISSUE: u32 = 594;
+///`UnderlyingInstrRegistry` (595), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_INSTR_REGISTRY: u32 = 595;
+///`LegCountryOfIssue` (596), COUNTRY: getters return `Country`.
+pub const LEG_COUNTRY_OF_ISSUE: u32 = 596;
+///`LegStateOrProvinceOfIssue` (597), STRING: getters return `FixStr<'a>`.
+pub const LEG_STATE_OR_PROVINCE_OF_ISSUE: u32 = 597;
+///`LegLocaleOfIssue` (598), STRING: getters return `FixStr<'a>`.
+pub const LEG_LOCALE_OF_ISSUE: u32 = 598;
+///`LegInstrRegistry` (599), STRING: getters return `FixStr<'a>`.
+pub const LEG_INSTR_REGISTRY: u32 = 599;
+///`LegSymbol` (600), STRING: getters return `FixStr<'a>`.
+pub const LEG_SYMBOL: u32 = 600;
+///`LegSymbolSfx` (601), STRING: getters return `FixStr<'a>`.
+pub const LEG_SYMBOL_SFX: u32 = 601;
+///`LegSecurityID` (602), STRING: getters return `FixStr<'a>`.
+pub const LEG_SECURITY_ID: u32 = 602;
+///`LegSecurityIDSource` (603), STRING: getters return `FixStr<'a>`.
+pub const LEG_SECURITY_ID_SOURCE: u32 = 603;
+///`NoLegSecurityAltID` (604), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_LEG_SECURITY_ALT_ID: u32 = 604;
+///`LegSecurityAltID` (605), STRING: getters return `FixStr<'a>`.
+pub const LEG_SECURITY_ALT_ID: u32 = 605;
+///`LegSecurityAltIDSource` (606), STRING: getters return `FixStr<'a>`.
+pub const LEG_SECURITY_ALT_ID_SOURCE: u32 = 606;
+///`LegProduct` (607), INT: getters return `i64`.
+pub const LEG_PRODUCT: u32 = 607;
+///`LegCFICode` (608), STRING: getters return `FixStr<'a>`.
+pub const LEG_CFI_CODE: u32 = 608;
+///`LegSecurityType` (609), STRING: getters return `FixStr<'a>`.
+pub const LEG_SECURITY_TYPE: u32 = 609;
+///`LegMaturityMonthYear` (610), MONTHYEAR: getters return `MonthYear`.
+pub const LEG_MATURITY_MONTH_YEAR: u32 = 610;
+///`LegMaturityDate` (611), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const LEG_MATURITY_DATE: u32 = 611;
+///`LegStrikePrice` (612), PRICE: getters return `Decimal`.
+pub const LEG_STRIKE_PRICE: u32 = 612;
+///`LegOptAttribute` (613), CHAR: getters return `Char`.
+pub const LEG_OPT_ATTRIBUTE: u32 = 613;
+///`LegContractMultiplier` (614), FLOAT: getters return `Decimal`.
+pub const LEG_CONTRACT_MULTIPLIER: u32 = 614;
+///`LegCouponRate` (615), PERCENTAGE: getters return `Decimal`.
+pub const LEG_COUPON_RATE: u32 = 615;
+///`LegSecurityExchange` (616), EXCHANGE: getters return `Exchange`.
+pub const LEG_SECURITY_EXCHANGE: u32 = 616;
+///`LegIssuer` (617), STRING: getters return `FixStr<'a>`.
+pub const LEG_ISSUER: u32 = 617;
+///`EncodedLegIssuerLen` (618), LENGTH: getters return `Length`.
+pub const ENCODED_LEG_ISSUER_LEN: u32 = 618;
+///`EncodedLegIssuer` (619), DATA: getters return `&'a [u8]`.
+pub const ENCODED_LEG_ISSUER: u32 = 619;
+///`LegSecurityDesc` (620), STRING: getters return `FixStr<'a>`.
+pub const LEG_SECURITY_DESC: u32 = 620;
+///`EncodedLegSecurityDescLen` (621), LENGTH: getters return `Length`.
+pub const ENCODED_LEG_SECURITY_DESC_LEN: u32 = 621;
+///`EncodedLegSecurityDesc` (622), DATA: getters return `&'a [u8]`.
+pub const ENCODED_LEG_SECURITY_DESC: u32 = 622;
+///`LegRatioQty` (623), FLOAT: getters return `Decimal`.
+pub const LEG_RATIO_QTY: u32 = 623;
+///`LegSide` (624), CHAR: getters return `Char`.
+pub const LEG_SIDE: u32 = 624;
+///`TradingSessionSubID` (625), STRING: getters return `FixStr<'a>`.
+pub const TRADING_SESSION_SUB_ID: u32 = 625;
+///`AllocType` (626), INT: getters return `AllocType<'a>`.
+pub const ALLOC_TYPE: u32 = 626;
+///`NoHops` (627), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_HOPS: u32 = 627;
+///`HopCompID` (628), STRING: getters return `FixStr<'a>`.
+pub const HOP_COMP_ID: u32 = 628;
+///`HopSendingTime` (629), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const HOP_SENDING_TIME: u32 = 629;
+///`HopRefID` (630), SEQNUM: getters return `SeqNum`.
+pub const HOP_REF_ID: u32 = 630;
+///`MidPx` (631), PRICE: getters return `Decimal`.
+pub const MID_PX: u32 = 631;
+///`BidYield` (632), PERCENTAGE: getters return `Decimal`.
+pub const BID_YIELD: u32 = 632;
+///`MidYield` (633), PERCENTAGE: getters return `Decimal`.
+pub const MID_YIELD: u32 = 633;
+///`OfferYield` (634), PERCENTAGE: getters return `Decimal`.
+pub const OFFER_YIELD: u32 = 634;
+///`ClearingFeeIndicator` (635), STRING: getters return `ClearingFeeIndicator<'a>`.
+pub const CLEARING_FEE_INDICATOR: u32 = 635;
+///`WorkingIndicator` (636), BOOLEAN: getters return `bool`.
+pub const WORKING_INDICATOR: u32 = 636;
+///`LegLastPx` (637), PRICE: getters return `Decimal`.
+pub const LEG_LAST_PX: u32 = 637;
+///`PriorityIndicator` (638), INT: getters return `PriorityIndicator<'a>`.
+pub const PRIORITY_INDICATOR: u32 = 638;
+///`PriceImprovement` (639), PRICEOFFSET: getters return `Decimal`.
+pub const PRICE_IMPROVEMENT: u32 = 639;
+///`Price2` (640), PRICE: getters return `Decimal`.
+pub const PRICE2: u32 = 640;
+///`LastForwardPoints2` (641), PRICEOFFSET: getters return `Decimal`.
+pub const LAST_FORWARD_POINTS2: u32 = 641;
+///`BidForwardPoints2` (642), PRICEOFFSET: getters return `Decimal`.
+pub const BID_FORWARD_POINTS2: u32 = 642;
+///`OfferForwardPoints2` (643), PRICEOFFSET: getters return `Decimal`.
+pub const OFFER_FORWARD_POINTS2: u32 = 643;
+///`RFQReqID` (644), STRING: getters return `FixStr<'a>`.
+pub const RFQ_REQ_ID: u32 = 644;
+///`MktBidPx` (645), PRICE: getters return `Decimal`.
+pub const MKT_BID_PX: u32 = 645;
+///`MktOfferPx` (646), PRICE: getters return `Decimal`.
+pub const MKT_OFFER_PX: u32 = 646;
+///`MinBidSize` (647), QTY: getters return `Decimal`.
+pub const MIN_BID_SIZE: u32 = 647;
+///`MinOfferSize` (648), QTY: getters return `Decimal`.
+pub const MIN_OFFER_SIZE: u32 = 648;
+///`QuoteStatusReqID` (649), STRING: getters return `FixStr<'a>`.
+pub const QUOTE_STATUS_REQ_ID: u32 = 649;
+///`LegalConfirm` (650), BOOLEAN: getters return `bool`.
+pub const LEGAL_CONFIRM: u32 = 650;
+///`UnderlyingLastPx` (651), PRICE: getters return `Decimal`.
+pub const UNDERLYING_LAST_PX: u32 = 651;
+///`UnderlyingLastQty` (652), QTY: getters return `Decimal`.
+pub const UNDERLYING_LAST_QTY: u32 = 652;
+///`LegRefID` (654), STRING: getters return `FixStr<'a>`.
+pub const LEG_REF_ID: u32 = 654;
+///`ContraLegRefID` (655), STRING: getters return `FixStr<'a>`.
+pub const CONTRA_LEG_REF_ID: u32 = 655;
+///`SettlCurrBidFxRate` (656), FLOAT: getters return `Decimal`.
+pub const SETTL_CURR_BID_FX_RATE: u32 = 656;
+///`SettlCurrOfferFxRate` (657), FLOAT: getters return `Decimal`.
+pub const SETTL_CURR_OFFER_FX_RATE: u32 = 657;
+///`QuoteRequestRejectReason` (658), INT: getters return `QuoteRequestRejectReason<'a>`.
+pub const QUOTE_REQUEST_REJECT_REASON: u32 = 658;
+///`SideComplianceID` (659), STRING: getters return `FixStr<'a>`.
+pub const SIDE_COMPLIANCE_ID: u32 = 659;
+///`AcctIDSource` (660), INT: getters return `AcctIdSource<'a>`.
+pub const ACCT_ID_SOURCE: u32 = 660;
+///`AllocAcctIDSource` (661), INT: getters return `i64`.
+pub const ALLOC_ACCT_ID_SOURCE: u32 = 661;
+///`BenchmarkPrice` (662), PRICE: getters return `Decimal`.
+pub const BENCHMARK_PRICE: u32 = 662;
+///`BenchmarkPriceType` (663), INT: getters return `i64`.
+pub const BENCHMARK_PRICE_TYPE: u32 = 663;
+///`ConfirmID` (664), STRING: getters return `FixStr<'a>`.
+pub const CONFIRM_ID: u32 = 664;
+///`ConfirmStatus` (665), INT: getters return `ConfirmStatus<'a>`.
+pub const CONFIRM_STATUS: u32 = 665;
+///`ConfirmTransType` (666), INT: getters return `ConfirmTransType<'a>`.
+pub const CONFIRM_TRANS_TYPE: u32 = 666;
+///`ContractSettlMonth` (667), MONTHYEAR: getters return `MonthYear`.
+pub const CONTRACT_SETTL_MONTH: u32 = 667;
+///`DeliveryForm` (668), INT: getters return `DeliveryForm<'a>`.
+pub const DELIVERY_FORM: u32 = 668;
+///`LastParPx` (669), PRICE: getters return `Decimal`.
+pub const LAST_PAR_PX: u32 = 669;
+///`NoLegAllocs` (670), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_LEG_ALLOCS: u32 = 670;
+///`LegAllocAccount` (671), STRING: getters return `FixStr<'a>`.
+pub const LEG_ALLOC_ACCOUNT: u32 = 671;
+///`LegIndividualAllocID` (672), STRING: getters return `FixStr<'a>`.
+pub const LEG_INDIVIDUAL_ALLOC_ID: u32 = 672;
+///`LegAllocQty` (673), QTY: getters return `Decimal`.
+pub const LEG_ALLOC_QTY: u32 = 673;
+///`LegAllocAcctIDSource` (674), STRING: getters return `FixStr<'a>`.
+pub const LEG_ALLOC_ACCT_ID_SOURCE: u32 = 674;
+///`LegSettlCurrency` (675), CURRENCY: getters return `Currency`.
+pub const LEG_SETTL_CURRENCY: u32 = 675;
+///`LegBenchmarkCurveCurrency` (676), CURRENCY: getters return `Currency`.
+pub const LEG_BENCHMARK_CURVE_CURRENCY: u32 = 676;
+///`LegBenchmarkCurveName` (677), STRING: getters return `FixStr<'a>`.
+pub const LEG_BENCHMARK_CURVE_NAME: u32 = 677;
+///`LegBenchmarkCurvePoint` (678), STRING: getters return `FixStr<'a>`.
+pub const LEG_BENCHMARK_CURVE_POINT: u32 = 678;
+///`LegBenchmarkPrice` (679), PRICE: getters return `Decimal`.
+pub const LEG_BENCHMARK_PRICE: u32 = 679;
+///`LegBenchmarkPriceType` (680), INT: getters return `i64`.
+pub const LEG_BENCHMARK_PRICE_TYPE: u32 = 680;
+///`LegBidPx` (681), PRICE: getters return `Decimal`.
+pub const LEG_BID_PX: u32 = 681;
+///`LegIOIQty` (682), STRING: getters return `FixStr<'a>`.
+pub const LEG_IOI_QTY: u32 = 682;
+///`NoLegStipulations` (683), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_LEG_STIPULATIONS: u32 = 683;
+///`LegOfferPx` (684), PRICE: getters return `Decimal`.
+pub const LEG_OFFER_PX: u32 = 684;
+///`LegPriceType` (686), INT: getters return `i64`.
+pub const LEG_PRICE_TYPE: u32 = 686;
+///`LegQty` (687), QTY: getters return `Decimal`.
+pub const LEG_QTY: u32 = 687;
+///`LegStipulationType` (688), STRING: getters return `FixStr<'a>`.
+pub const LEG_STIPULATION_TYPE: u32 = 688;
+///`LegStipulationValue` (689), STRING: getters return `FixStr<'a>`.
+pub const LEG_STIPULATION_VALUE: u32 = 689;
+///`LegSwapType` (690), INT: getters return `LegSwapType<'a>`.
+pub const LEG_SWAP_TYPE: u32 = 690;
+///`Pool` (691), STRING: getters return `FixStr<'a>`.
+pub const POOL: u32 = 691;
+///`QuotePriceType` (692), INT: getters return `QuotePriceType<'a>`.
+pub const QUOTE_PRICE_TYPE: u32 = 692;
+///`QuoteRespID` (693), STRING: getters return `FixStr<'a>`.
+pub const QUOTE_RESP_ID: u32 = 693;
+///`QuoteRespType` (694), INT: getters return `QuoteRespType<'a>`.
+pub const QUOTE_RESP_TYPE: u32 = 694;
+///`QuoteQualifier` (695), CHAR: getters return `Char`.
+pub const QUOTE_QUALIFIER: u32 = 695;
+///`YieldRedemptionDate` (696), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const YIELD_REDEMPTION_DATE: u32 = 696;
+///`YieldRedemptionPrice` (697), PRICE: getters return `Decimal`.
+pub const YIELD_REDEMPTION_PRICE: u32 = 697;
+///`YieldRedemptionPriceType` (698), INT: getters return `i64`.
+pub const YIELD_REDEMPTION_PRICE_TYPE: u32 = 698;
+///`BenchmarkSecurityID` (699), STRING: getters return `FixStr<'a>`.
+pub const BENCHMARK_SECURITY_ID: u32 = 699;
+///`ReversalIndicator` (700), BOOLEAN: getters return `bool`.
+pub const REVERSAL_INDICATOR: u32 = 700;
+///`YieldCalcDate` (701), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const YIELD_CALC_DATE: u32 = 701;
+///`NoPositions` (702), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_POSITIONS: u32 = 702;
+///`PosType` (703), STRING: getters return `PosType<'a>`.
+pub const POS_TYPE: u32 = 703;
+///`LongQty` (704), QTY: getters return `Decimal`.
+pub const LONG_QTY: u32 = 704;
+///`ShortQty` (705), QTY: getters return `Decimal`.
+pub const SHORT_QTY: u32 = 705;
+///`PosQtyStatus` (706), INT: getters return `PosQtyStatus<'a>`.
+pub const POS_QTY_STATUS: u32 = 706;
+///`PosAmtType` (707), STRING: getters return `PosAmtType<'a>`.
+pub const POS_AMT_TYPE: u32 = 707;
+///`PosAmt` (708), AMT: getters return `Decimal`.
+pub const POS_AMT: u32 = 708;
+///`PosTransType` (709), INT: getters return `PosTransType<'a>`.
+pub const POS_TRANS_TYPE: u32 = 709;
+///`PosReqID` (710), STRING: getters return `FixStr<'a>`.
+pub const POS_REQ_ID: u32 = 710;
+///`NoUnderlyings` (711), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_UNDERLYINGS: u32 = 711;
+///`PosMaintAction` (712), INT: getters return `PosMaintAction<'a>`.
+pub const POS_MAINT_ACTION: u32 = 712;
+///`OrigPosReqRefID` (713), STRING: getters return `FixStr<'a>`.
+pub const ORIG_POS_REQ_REF_ID: u32 = 713;
+///`PosMaintRptRefID` (714), STRING: getters return `FixStr<'a>`.
+pub const POS_MAINT_RPT_REF_ID: u32 = 714;
+///`ClearingBusinessDate` (715), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const CLEARING_BUSINESS_DATE: u32 = 715;
+///`SettlSessID` (716), STRING: getters return `SettlSessId<'a>`.
+pub const SETTL_SESS_ID: u32 = 716;
+///`SettlSessSubID` (717), STRING: getters return `FixStr<'a>`.
+pub const SETTL_SESS_SUB_ID: u32 = 717;
+///`AdjustmentType` (718), INT: getters return `AdjustmentType<'a>`.
+pub const ADJUSTMENT_TYPE: u32 = 718;
+///`ContraryInstructionIndicator` (719), BOOLEAN: getters return `bool`.
+pub const CONTRARY_INSTRUCTION_INDICATOR: u32 = 719;
+///`PriorSpreadIndicator` (720), BOOLEAN: getters return `bool`.
+pub const PRIOR_SPREAD_INDICATOR: u32 = 720;
+///`PosMaintRptID` (721), STRING: getters return `FixStr<'a>`.
+pub const POS_MAINT_RPT_ID: u32 = 721;
+///`PosMaintStatus` (722), INT: getters return `PosMaintStatus<'a>`.
+pub const POS_MAINT_STATUS: u32 = 722;
+///`PosMaintResult` (723), INT: getters return `PosMaintResult<'a>`.
+pub const POS_MAINT_RESULT: u32 = 723;
+///`PosReqType` (724), INT: getters return `PosReqType<'a>`.
+pub const POS_REQ_TYPE: u32 = 724;
+///`ResponseTransportType` (725), INT: getters return `ResponseTransportType<'a>`.
+pub const RESPONSE_TRANSPORT_TYPE: u32 = 725;
+///`ResponseDestination` (726), STRING: getters return `FixStr<'a>`.
+pub const RESPONSE_DESTINATION: u32 = 726;
+///`TotalNumPosReports` (727), INT: getters return `i64`.
+pub const TOTAL_NUM_POS_REPORTS: u32 = 727;
+///`PosReqResult` (728), INT: getters return `PosReqResult<'a>`.
+pub const POS_REQ_RESULT: u32 = 728;
+///`PosReqStatus` (729), INT: getters return `PosReqStatus<'a>`.
+pub const POS_REQ_STATUS: u32 = 729;
+///`SettlPrice` (730), PRICE: getters return `Decimal`.
+pub const SETTL_PRICE: u32 = 730;
+///`SettlPriceType` (731), INT: getters return `SettlPriceType<'a>`.
+pub const SETTL_PRICE_TYPE: u32 = 731;
+///`UnderlyingSettlPrice` (732), PRICE: getters return `Decimal`.
+pub const UNDERLYING_SETTL_PRICE: u32 = 732;
+///`UnderlyingSettlPriceType` (733), INT: getters return `i64`.
+pub const UNDERLYING_SETTL_PRICE_TYPE: u32 = 733;
+///`PriorSettlPrice` (734), PRICE: getters return `Decimal`.
+pub const PRIOR_SETTL_PRICE: u32 = 734;
+///`NoQuoteQualifiers` (735), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_QUOTE_QUALIFIERS: u32 = 735;
+///`AllocSettlCurrency` (736), CURRENCY: getters return `Currency`.
+pub const ALLOC_SETTL_CURRENCY: u32 = 736;
+///`AllocSettlCurrAmt` (737), AMT: getters return `Decimal`.
+pub const ALLOC_SETTL_CURR_AMT: u32 = 737;
+///`InterestAtMaturity` (738), AMT: getters return `Decimal`.
+pub const INTEREST_AT_MATURITY: u32 = 738;
+///`LegDatedDate` (739), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const LEG_DATED_DATE: u32 = 739;
+///`LegPool` (740), STRING: getters return `FixStr<'a>`.
+pub const LEG_POOL: u32 = 740;
+///`AllocInterestAtMaturity` (741), AMT: getters return `Decimal`.
+pub const ALLOC_INTEREST_AT_MATURITY: u32 = 741;
+///`AllocAccruedInterestAmt` (742), AMT: getters return `Decimal`.
+pub const ALLOC_ACCRUED_INTEREST_AMT: u32 = 742;
+///`DeliveryDate` (743), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const DELIVERY_DATE: u32 = 743;
+///`AssignmentMethod` (744), CHAR: getters return `AssignmentMethod`.
+pub const ASSIGNMENT_METHOD: u32 = 744;
+///`AssignmentUnit` (745), QTY: getters return `Decimal`.
+pub const ASSIGNMENT_UNIT: u32 = 745;
+///`OpenInterest` (746), AMT: getters return `Decimal`.
+pub const OPEN_INTEREST: u32 = 746;
+///`ExerciseMethod` (747), CHAR: getters return `ExerciseMethod`.
+pub const EXERCISE_METHOD: u32 = 747;
+///`TotNumTradeReports` (748), INT: getters return `i64`.
+pub const TOT_NUM_TRADE_REPORTS: u32 = 748;
+///`TradeRequestResult` (749), INT: getters return `TradeRequestResult<'a>`.
+pub const TRADE_REQUEST_RESULT: u32 = 749;
+///`TradeRequestStatus` (750), INT: getters return `TradeRequestStatus<'a>`.
+pub const TRADE_REQUEST_STATUS: u32 = 750;
+///`TradeReportRejectReason` (751), INT: getters return `TradeReportRejectReason<'a>`.
+pub const TRADE_REPORT_REJECT_REASON: u32 = 751;
+///`SideMultiLegReportingType` (752), INT: getters return `SideMultiLegReportingType<'a>`.
+pub const SIDE_MULTI_LEG_REPORTING_TYPE: u32 = 752;
+///`NoPosAmt` (753), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_POS_AMT: u32 = 753;
+///`AutoAcceptIndicator` (754), BOOLEAN: getters return `bool`.
+pub const AUTO_ACCEPT_INDICATOR: u32 = 754;
+///`AllocReportID` (755), STRING: getters return `FixStr<'a>`.
+pub const ALLOC_REPORT_ID: u32 = 755;
+///`NoNested2PartyIDs` (756), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_NESTED2_PARTY_IDS: u32 = 756;
+///`Nested2PartyID` (757), STRING: getters return `FixStr<'a>`.
+pub const NESTED2_PARTY_ID: u32 = 757;
+///`Nested2PartyIDSource` (758), CHAR: getters return `Char`.
+pub const NESTED2_PARTY_ID_SOURCE: u32 = 758;
+///`Nested2PartyRole` (759), INT: getters return `i64`.
+pub const NESTED2_PARTY_ROLE: u32 = 759;
+///`Nested2PartySubID` (760), STRING: getters return `FixStr<'a>`.
+pub const NESTED2_PARTY_SUB_ID: u32 = 760;
+///`BenchmarkSecurityIDSource` (761), STRING: getters return `FixStr<'a>`.
+pub const BENCHMARK_SECURITY_ID_SOURCE: u32 = 761;
+///`SecuritySubType` (762), STRING: getters return `FixStr<'a>`.
+pub const SECURITY_SUB_TYPE: u32 = 762;
+///`UnderlyingSecuritySubType` (763), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_SECURITY_SUB_TYPE: u32 = 763;
+///`LegSecuritySubType` (764), STRING: getters return `FixStr<'a>`.
+pub const LEG_SECURITY_SUB_TYPE: u32 = 764;
+///`AllowableOneSidednessPct` (765), PERCENTAGE: getters return `Decimal`.
+pub const ALLOWABLE_ONE_SIDEDNESS_PCT: u32 = 765;
+///`AllowableOneSidednessValue` (766), AMT: getters return `Decimal`.
+pub const ALLOWABLE_ONE_SIDEDNESS_VALUE: u32 = 766;
+///`AllowableOneSidednessCurr` (767), CURRENCY: getters return `Currency`.
+pub const ALLOWABLE_ONE_SIDEDNESS_CURR: u32 = 767;
+///`NoTrdRegTimestamps` (768), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_TRD_REG_TIMESTAMPS: u32 = 768;
+///`TrdRegTimestamp` (769), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const TRD_REG_TIMESTAMP: u32 = 769;
+///`TrdRegTimestampType` (770), INT: getters return `TrdRegTimestampType<'a>`.
+pub const TRD_REG_TIMESTAMP_TYPE: u32 = 770;
+///`TrdRegTimestampOrigin` (771), STRING: getters return `FixStr<'a>`.
+pub const TRD_REG_TIMESTAMP_ORIGIN: u32 = 771;
+///`ConfirmRefID` (772), STRING: getters return `FixStr<'a>`.
+pub const CONFIRM_REF_ID: u32 = 772;
+///`ConfirmType` (773), INT: getters return `ConfirmType<'a>`.
+pub const CONFIRM_TYPE: u32 = 773;
+///`ConfirmRejReason` (774), INT: getters return `ConfirmRejReason<'a>`.
+pub const CONFIRM_REJ_REASON: u32 = 774;
+///`BookingType` (775), INT: getters return `BookingType<'a>`.
+pub const BOOKING_TYPE: u32 = 775;
+///`IndividualAllocRejCode` (776), INT: getters return `i64`.
+pub const INDIVIDUAL_ALLOC_REJ_CODE: u32 = 776;
+///`SettlInstMsgID` (777), STRING: getters return `FixStr<'a>`.
+pub const SETTL_INST_MSG_ID: u32 = 777;
+///`NoSettlInst` (778), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_SETTL_INST: u32 = 778;
+///`LastUpdateTime` (779), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const LAST_UPDATE_TIME: u32 = 779;
+///`AllocSettlInstType` (780), INT: getters return `AllocSettlInstType<'a>`.
+pub const ALLOC_SETTL_INST_TYPE: u32 = 780;
+///`NoSettlPartyIDs` (781), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_SETTL_PARTY_IDS: u32 = 781;
+///`SettlPartyID` (782), STRING: getters return `FixStr<'a>`.
+pub const SETTL_PARTY_ID: u32 = 782;
+///`SettlPartyIDSource` (783), CHAR: getters return `Char`.
+pub const SETTL_PARTY_ID_SOURCE: u32 = 783;
+///`SettlPartyRole` (784), INT: getters return `i64`.
+pub const SETTL_PARTY_ROLE: u32 = 784;
+///`SettlPartySubID` (785), STRING: getters return `FixStr<'a>`.
+pub const SETTL_PARTY_SUB_ID: u32 = 785;
+///`SettlPartySubIDType` (786), INT: getters return `i64`.
+pub const SETTL_PARTY_SUB_ID_TYPE: u32 = 786;
+///`DlvyInstType` (787), CHAR: getters return `DlvyInstType`.
+pub const DLVY_INST_TYPE: u32 = 787;
+///`TerminationType` (788), INT: getters return `TerminationType<'a>`.
+pub const TERMINATION_TYPE: u32 = 788;
+///`NextExpectedMsgSeqNum` (789), SEQNUM: getters return `SeqNum`.
+pub const NEXT_EXPECTED_MSG_SEQ_NUM: u32 = 789;
+///`OrdStatusReqID` (790), STRING: getters return `FixStr<'a>`.
+pub const ORD_STATUS_REQ_ID: u32 = 790;
+///`SettlInstReqID` (791), STRING: getters return `FixStr<'a>`.
+pub const SETTL_INST_REQ_ID: u32 = 791;
+///`SettlInstReqRejCode` (792), INT: getters return `SettlInstReqRejCode<'a>`.
+pub const SETTL_INST_REQ_REJ_CODE: u32 = 792;
+///`SecondaryAllocID` (793), STRING: getters return `FixStr<'a>`.
+pub const SECONDARY_ALLOC_ID: u32 = 793;
+///`AllocReportType` (794), INT: getters return `AllocReportType<'a>`.
+pub const ALLOC_REPORT_TYPE: u32 = 794;
+///`AllocReportRefID` (795), STRING: getters return `FixStr<'a>`.
+pub const ALLOC_REPORT_REF_ID: u32 = 795;
+///`AllocCancReplaceReason` (796), INT: getters return `AllocCancReplaceReason<'a>`.
+pub const ALLOC_CANC_REPLACE_REASON: u32 = 796;
+///`CopyMsgIndicator` (797), BOOLEAN: getters return `bool`.
+pub const COPY_MSG_INDICATOR: u32 = 797;
+///`AllocAccountType` (798), INT: getters return `AllocAccountType<'a>`.
+pub const ALLOC_ACCOUNT_TYPE: u32 = 798;
+///`OrderAvgPx` (799), PRICE: getters return `Decimal`.
+pub const ORDER_AVG_PX: u32 = 799;
+///`OrderBookingQty` (800), QTY: getters return `Decimal`.
+pub const ORDER_BOOKING_QTY: u32 = 800;
+///`NoSettlPartySubIDs` (801), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_SETTL_PARTY_SUB_IDS: u32 = 801;
+///`NoPartySubIDs` (802), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_PARTY_SUB_IDS: u32 = 802;
+///`PartySubIDType` (803), INT: getters return `PartySubIdType<'a>`.
+pub const PARTY_SUB_ID_TYPE: u32 = 803;
+///`NoNestedPartySubIDs` (804), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_NESTED_PARTY_SUB_IDS: u32 = 804;
+///`NestedPartySubIDType` (805), INT: getters return `i64`.
+pub const NESTED_PARTY_SUB_ID_TYPE: u32 = 805;
+///`NoNested2PartySubIDs` (806), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_NESTED2_PARTY_SUB_IDS: u32 = 806;
+///`Nested2PartySubIDType` (807), INT: getters return `i64`.
+pub const NESTED2_PARTY_SUB_ID_TYPE: u32 = 807;
+///`AllocIntermedReqType` (808), INT: getters return `AllocIntermedReqType<'a>`.
+pub const ALLOC_INTERMED_REQ_TYPE: u32 = 808;
+///`UnderlyingPx` (810), PRICE: getters return `Decimal`.
+pub const UNDERLYING_PX: u32 = 810;
+///`PriceDelta` (811), FLOAT: getters return `Decimal`.
+pub const PRICE_DELTA: u32 = 811;
+///`ApplQueueMax` (812), INT: getters return `i64`.
+pub const APPL_QUEUE_MAX: u32 = 812;
+///`ApplQueueDepth` (813), INT: getters return `i64`.
+pub const APPL_QUEUE_DEPTH: u32 = 813;
+///`ApplQueueResolution` (814), INT: getters return `ApplQueueResolution<'a>`.
+pub const APPL_QUEUE_RESOLUTION: u32 = 814;
+///`ApplQueueAction` (815), INT: getters return `ApplQueueAction<'a>`.
+pub const APPL_QUEUE_ACTION: u32 = 815;
+///`NoAltMDSource` (816), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_ALT_MD_SOURCE: u32 = 816;
+///`AltMDSourceID` (817), STRING: getters return `FixStr<'a>`.
+pub const ALT_MD_SOURCE_ID: u32 = 817;
+///`SecondaryTradeReportID` (818), STRING: getters return `FixStr<'a>`.
+pub const SECONDARY_TRADE_REPORT_ID: u32 = 818;
+///`AvgPxIndicator` (819), INT: getters return `AvgPxIndicator<'a>`.
+pub const AVG_PX_INDICATOR: u32 = 819;
+///`TradeLinkID` (820), STRING: getters return `FixStr<'a>`.
+pub const TRADE_LINK_ID: u32 = 820;
+///`OrderInputDevice` (821), STRING: getters return `FixStr<'a>`.
+pub const ORDER_INPUT_DEVICE: u32 = 821;
+///`UnderlyingTradingSessionID` (822), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_TRADING_SESSION_ID: u32 = 822;
+///`UnderlyingTradingSessionSubID` (823), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_TRADING_SESSION_SUB_ID: u32 = 823;
+///`TradeLegRefID` (824), STRING: getters return `FixStr<'a>`.
+pub const TRADE_LEG_REF_ID: u32 = 824;
+///`ExchangeRule` (825), STRING: getters return `FixStr<'a>`.
+pub const EXCHANGE_RULE: u32 = 825;
+///`TradeAllocIndicator` (826), INT: getters return `TradeAllocIndicator<'a>`.
+pub const TRADE_ALLOC_INDICATOR: u32 = 826;
+///`ExpirationCycle` (827), INT: getters return `ExpirationCycle<'a>`.
+pub const EXPIRATION_CYCLE: u32 = 827;
+///`TrdType` (828), INT: getters return `TrdType<'a>`.
+pub const TRD_TYPE: u32 = 828;
+///`TrdSubType` (829), INT: getters return `i64`.
+pub const TRD_SUB_TYPE: u32 = 829;
+///`TransferReason` (830), STRING: getters return `FixStr<'a>`.
+pub const TRANSFER_REASON: u32 = 830;
+///`TotNumAssignmentReports` (832), INT: getters return `i64`.
+pub const TOT_NUM_ASSIGNMENT_REPORTS: u32 = 832;
+///`AsgnRptID` (833), STRING: getters return `FixStr<'a>`.
+pub const ASGN_RPT_ID: u32 = 833;
+///`ThresholdAmount` (834), PRICEOFFSET: getters return `Decimal`.
+pub const THRESHOLD_AMOUNT: u32 = 834;
+///`PegMoveType` (835), INT: getters return `PegMoveType<'a>`.
+pub const PEG_MOVE_TYPE: u32 = 835;
+///`PegOffsetType` (836), INT: getters return `PegOffsetType<'a>`.
+pub const PEG_OFFSET_TYPE: u32 = 836;
+///`PegLimitType` (837), INT: getters return `PegLimitType<'a>`.
+pub const PEG_LIMIT_TYPE: u32 = 837;
+///`PegRoundDirection` (838), INT: getters return `PegRoundDirection<'a>`.
+pub const PEG_ROUND_DIRECTION: u32 = 838;
+///`PeggedPrice` (839), PRICE: getters return `Decimal`.
+pub const PEGGED_PRICE: u32 = 839;
+///`PegScope` (840), INT: getters return `PegScope<'a>`.
+pub const PEG_SCOPE: u32 = 840;
+///`DiscretionMoveType` (841), INT: getters return `DiscretionMoveType<'a>`.
+pub const DISCRETION_MOVE_TYPE: u32 = 841;
+///`DiscretionOffsetType` (842), INT: getters return `DiscretionOffsetType<'a>`.
+pub const DISCRETION_OFFSET_TYPE: u32 = 842;
+///`DiscretionLimitType` (843), INT: getters return `DiscretionLimitType<'a>`.
+pub const DISCRETION_LIMIT_TYPE: u32 = 843;
+///`DiscretionRoundDirection` (844), INT: getters return `DiscretionRoundDirection<'a>`.
+pub const DISCRETION_ROUND_DIRECTION: u32 = 844;
+///`DiscretionPrice` (845), PRICE: getters return `Decimal`.
+pub const DISCRETION_PRICE: u32 = 845;
+///`DiscretionScope` (846), INT: getters return `DiscretionScope<'a>`.
+pub const DISCRETION_SCOPE: u32 = 846;
+///`TargetStrategy` (847), INT: getters return `TargetStrategy<'a>`.
+pub const TARGET_STRATEGY: u32 = 847;
+///`TargetStrategyParameters` (848), STRING: getters return `FixStr<'a>`.
+pub const TARGET_STRATEGY_PARAMETERS: u32 = 848;
+///`ParticipationRate` (849), PERCENTAGE: getters return `Decimal`.
+pub const PARTICIPATION_RATE: u32 = 849;
+///`TargetStrategyPerformance` (850), FLOAT: getters return `Decimal`.
+pub const TARGET_STRATEGY_PERFORMANCE: u32 = 850;
+///`LastLiquidityInd` (851), INT: getters return `LastLiquidityInd<'a>`.
+pub const LAST_LIQUIDITY_IND: u32 = 851;
+///`PublishTrdIndicator` (852), BOOLEAN: getters return `bool`.
+pub const PUBLISH_TRD_INDICATOR: u32 = 852;
+///`ShortSaleReason` (853), INT: getters return `ShortSaleReason<'a>`.
+pub const SHORT_SALE_REASON: u32 = 853;
+///`QtyType` (854), INT: getters return `QtyType<'a>`.
+pub const QTY_TYPE: u32 = 854;
+///`SecondaryTrdType` (855), INT: getters return `i64`.
+pub const SECONDARY_TRD_TYPE: u32 = 855;
+///`TradeReportType` (856), INT: getters return `TradeReportType<'a>`.
+pub const TRADE_REPORT_TYPE: u32 = 856;
+///`AllocNoOrdersType` (857), INT: getters return `AllocNoOrdersType<'a>`.
+pub const ALLOC_NO_ORDERS_TYPE: u32 = 857;
+///`SharedCommission` (858), AMT: getters return `Decimal`.
+pub const SHARED_COMMISSION: u32 = 858;
+///`ConfirmReqID` (859), STRING: getters return `FixStr<'a>`.
+pub const CONFIRM_REQ_ID: u32 = 859;
+///`AvgParPx` (860), PRICE: getters return `Decimal`.
+pub const AVG_PAR_PX: u32 = 860;
+///`ReportedPx` (861), PRICE: getters return `Decimal`.
+pub const REPORTED_PX: u32 = 861;
+///`NoCapacities` (862), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_CAPACITIES: u32 = 862;
+///`OrderCapacityQty` (863), QTY: getters return `Decimal`.
+pub const ORDER_CAPACITY_QTY: u32 = 863;
+///`NoEvents` (864), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_EVENTS: u32 = 864;
+///`EventType` (865), INT: getters return `EventType<'a>`.
+pub const EVENT_TYPE: u32 = 865;
+///`EventDate` (866), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const EVENT_DATE: u32 = 866;
+///`EventPx` (867), PRICE: getters return `Decimal`.
+pub const EVENT_PX: u32 = 867;
+///`EventText` (868), STRING: getters return `FixStr<'a>`.
+pub const EVENT_TEXT: u32 = 868;
+///`PctAtRisk` (869), PERCENTAGE: getters return `Decimal`.
+pub const PCT_AT_RISK: u32 = 869;
+///`NoInstrAttrib` (870), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_INSTR_ATTRIB: u32 = 870;
+///`InstrAttribType` (871), INT: getters return `InstrAttribType<'a>`.
+pub const INSTR_ATTRIB_TYPE: u32 = 871;
+///`InstrAttribValue` (872), STRING: getters return `FixStr<'a>`.
+pub const INSTR_ATTRIB_VALUE: u32 = 872;
+///`DatedDate` (873), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const DATED_DATE: u32 = 873;
+///`InterestAccrualDate` (874), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const INTEREST_ACCRUAL_DATE: u32 = 874;
+///`CPProgram` (875), INT: getters return `CpProgram<'a>`.
+pub const CP_PROGRAM: u32 = 875;
+///`CPRegType` (876), STRING: getters return `FixStr<'a>`.
+pub const CP_REG_TYPE: u32 = 876;
+///`UnderlyingCPProgram` (877), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_CP_PROGRAM: u32 = 877;
+///`UnderlyingCPRegType` (878), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_CP_REG_TYPE: u32 = 878;
+///`UnderlyingQty` (879), QTY: getters return `Decimal`.
+pub const UNDERLYING_QTY: u32 = 879;
+///`TrdMatchID` (880), STRING: getters return `FixStr<'a>`.
+pub const TRD_MATCH_ID: u32 = 880;
+///`SecondaryTradeReportRefID` (881), STRING: getters return `FixStr<'a>`.
+pub const SECONDARY_TRADE_REPORT_REF_ID: u32 = 881;
+///`UnderlyingDirtyPrice` (882), PRICE: getters return `Decimal`.
+pub const UNDERLYING_DIRTY_PRICE: u32 = 882;
+///`UnderlyingEndPrice` (883), PRICE: getters return `Decimal`.
+pub const UNDERLYING_END_PRICE: u32 = 883;
+///`UnderlyingStartValue` (884), AMT: getters return `Decimal`.
+pub const UNDERLYING_START_VALUE: u32 = 884;
+///`UnderlyingCurrentValue` (885), AMT: getters return `Decimal`.
+pub const UNDERLYING_CURRENT_VALUE: u32 = 885;
+///`UnderlyingEndValue` (886), AMT: getters return `Decimal`.
+pub const UNDERLYING_END_VALUE: u32 = 886;
+///`NoUnderlyingStips` (887), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_UNDERLYING_STIPS: u32 = 887;
+///`UnderlyingStipType` (888), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_STIP_TYPE: u32 = 888;
+///`UnderlyingStipValue` (889), STRING: getters return `FixStr<'a>`.
+pub const UNDERLYING_STIP_VALUE: u32 = 889;
+///`MaturityNetMoney` (890), AMT: getters return `Decimal`.
+pub const MATURITY_NET_MONEY: u32 = 890;
+///`MiscFeeBasis` (891), INT: getters return `MiscFeeBasis<'a>`.
+pub const MISC_FEE_BASIS: u32 = 891;
+///`TotNoAllocs` (892), INT: getters return `i64`.
+pub const TOT_NO_ALLOCS: u32 = 892;
+///`LastFragment` (893), BOOLEAN: getters return `bool`.
+pub const LAST_FRAGMENT: u32 = 893;
+///`CollReqID` (894), STRING: getters return `FixStr<'a>`.
+pub const COLL_REQ_ID: u32 = 894;
+///`CollAsgnReason` (895), INT: getters return `CollAsgnReason<'a>`.
+pub const COLL_ASGN_REASON: u32 = 895;
+///`CollInquiryQualifier` (896), INT: getters return `CollInquiryQualifier<'a>`.
+pub const COLL_INQUIRY_QUALIFIER: u32 = 896;
+///`NoTrades` (897), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_TRADES: u32 = 897;
+///`MarginRatio` (898), PERCENTAGE: getters return `Decimal`.
+pub const MARGIN_RATIO: u32 = 898;
+///`MarginExcess` (899), AMT: getters return `Decimal`.
+pub const MARGIN_EXCESS: u32 = 899;
+///`TotalNetValue` (900), AMT: getters return `Decimal`.
+pub const TOTAL_NET_VALUE: u32 = 900;
+///`CashOutstanding` (901), AMT: getters return `Decimal`.
+pub const CASH_OUTSTANDING: u32 = 901;
+///`CollAsgnID` (902), STRING: getters return `FixStr<'a>`.
+pub const COLL_ASGN_ID: u32 = 902;
+///`CollAsgnTransType` (903), INT: getters return `CollAsgnTransType<'a>`.
+pub const COLL_ASGN_TRANS_TYPE: u32 = 903;
+///`CollRespID` (904), STRING: getters return `FixStr<'a>`.
+pub const COLL_RESP_ID: u32 = 904;
+///`CollAsgnRespType` (905), INT: getters return `CollAsgnRespType<'a>`.
+pub const COLL_ASGN_RESP_TYPE: u32 = 905;
+///`CollAsgnRejectReason` (906), INT: getters return `CollAsgnRejectReason<'a>`.
+pub const COLL_ASGN_REJECT_REASON: u32 = 906;
+///`CollAsgnRefID` (907), STRING: getters return `FixStr<'a>`.
+pub const COLL_ASGN_REF_ID: u32 = 907;
+///`CollRptID` (908), STRING: getters return `FixStr<'a>`.
+pub const COLL_RPT_ID: u32 = 908;
+///`CollInquiryID` (909), STRING: getters return `FixStr<'a>`.
+pub const COLL_INQUIRY_ID: u32 = 909;
+///`CollStatus` (910), INT: getters return `CollStatus<'a>`.
+pub const COLL_STATUS: u32 = 910;
+///`TotNumReports` (911), INT: getters return `i64`.
+pub const TOT_NUM_REPORTS: u32 = 911;
+///`LastRptRequested` (912), BOOLEAN: getters return `bool`.
+pub const LAST_RPT_REQUESTED: u32 = 912;
+///`AgreementDesc` (913), STRING: getters return `FixStr<'a>`.
+pub const AGREEMENT_DESC: u32 = 913;
+///`AgreementID` (914), STRING: getters return `FixStr<'a>`.
+pub const AGREEMENT_ID: u32 = 914;
+///`AgreementDate` (915), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const AGREEMENT_DATE: u32 = 915;
+///`StartDate` (916), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const START_DATE: u32 = 916;
+///`EndDate` (917), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const END_DATE: u32 = 917;
+///`AgreementCurrency` (918), CURRENCY: getters return `Currency`.
+pub const AGREEMENT_CURRENCY: u32 = 918;
+///`DeliveryType` (919), INT: getters return `DeliveryType<'a>`.
+pub const DELIVERY_TYPE: u32 = 919;
+///`EndAccruedInterestAmt` (920), AMT: getters return `Decimal`.
+pub const END_ACCRUED_INTEREST_AMT: u32 = 920;
+///`StartCash` (921), AMT: getters return `Decimal`.
+pub const START_CASH: u32 = 921;
+///`EndCash` (922), AMT: getters return `Decimal`.
+pub const END_CASH: u32 = 922;
+///`UserRequestID` (923), STRING: getters return `FixStr<'a>`.
+pub const USER_REQUEST_ID: u32 = 923;
+///`UserRequestType` (924), INT: getters return `UserRequestType<'a>`.
+pub const USER_REQUEST_TYPE: u32 = 924;
+///`NewPassword` (925), STRING: getters return `FixStr<'a>`.
+pub const NEW_PASSWORD: u32 = 925;
+///`UserStatus` (926), INT: getters return `UserStatus<'a>`.
+pub const USER_STATUS: u32 = 926;
+///`UserStatusText` (927), STRING: getters return `FixStr<'a>`.
+pub const USER_STATUS_TEXT: u32 = 927;
+///`StatusValue` (928), INT: getters return `StatusValue<'a>`.
+pub const STATUS_VALUE: u32 = 928;
+///`StatusText` (929), STRING: getters return `FixStr<'a>`.
+pub const STATUS_TEXT: u32 = 929;
+///`RefCompID` (930), STRING: getters return `FixStr<'a>`.
+pub const REF_COMP_ID: u32 = 930;
+///`RefSubID` (931), STRING: getters return `FixStr<'a>`.
+pub const REF_SUB_ID: u32 = 931;
+///`NetworkResponseID` (932), STRING: getters return `FixStr<'a>`.
+pub const NETWORK_RESPONSE_ID: u32 = 932;
+///`NetworkRequestID` (933), STRING: getters return `FixStr<'a>`.
+pub const NETWORK_REQUEST_ID: u32 = 933;
+///`LastNetworkResponseID` (934), STRING: getters return `FixStr<'a>`.
+pub const LAST_NETWORK_RESPONSE_ID: u32 = 934;
+///`NetworkRequestType` (935), INT: getters return `NetworkRequestType<'a>`.
+pub const NETWORK_REQUEST_TYPE: u32 = 935;
+///`NoCompIDs` (936), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_COMP_IDS: u32 = 936;
+///`NetworkStatusResponseType` (937), INT: getters return `NetworkStatusResponseType<'a>`.
+pub const NETWORK_STATUS_RESPONSE_TYPE: u32 = 937;
+///`NoCollInquiryQualifier` (938), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_COLL_INQUIRY_QUALIFIER: u32 = 938;
+///`TrdRptStatus` (939), INT: getters return `TrdRptStatus<'a>`.
+pub const TRD_RPT_STATUS: u32 = 939;
+///`AffirmStatus` (940), INT: getters return `AffirmStatus<'a>`.
+pub const AFFIRM_STATUS: u32 = 940;
+///`UnderlyingStrikeCurrency` (941), CURRENCY: getters return `Currency`.
+pub const UNDERLYING_STRIKE_CURRENCY: u32 = 941;
+///`LegStrikeCurrency` (942), CURRENCY: getters return `Currency`.
+pub const LEG_STRIKE_CURRENCY: u32 = 942;
+///`TimeBracket` (943), STRING: getters return `FixStr<'a>`.
+pub const TIME_BRACKET: u32 = 943;
+///`CollAction` (944), INT: getters return `CollAction<'a>`.
+pub const COLL_ACTION: u32 = 944;
+///`CollInquiryStatus` (945), INT: getters return `CollInquiryStatus<'a>`.
+pub const COLL_INQUIRY_STATUS: u32 = 945;
+///`CollInquiryResult` (946), INT: getters return `CollInquiryResult<'a>`.
+pub const COLL_INQUIRY_RESULT: u32 = 946;
+///`StrikeCurrency` (947), CURRENCY: getters return `Currency`.
+pub const STRIKE_CURRENCY: u32 = 947;
+///`NoNested3PartyIDs` (948), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_NESTED3_PARTY_IDS: u32 = 948;
+///`Nested3PartyID` (949), STRING: getters return `FixStr<'a>`.
+pub const NESTED3_PARTY_ID: u32 = 949;
+///`Nested3PartyIDSource` (950), CHAR: getters return `Char`.
+pub const NESTED3_PARTY_ID_SOURCE: u32 = 950;
+///`Nested3PartyRole` (951), INT: getters return `i64`.
+pub const NESTED3_PARTY_ROLE: u32 = 951;
+///`NoNested3PartySubIDs` (952), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_NESTED3_PARTY_SUB_IDS: u32 = 952;
+///`Nested3PartySubID` (953), STRING: getters return `FixStr<'a>`.
+pub const NESTED3_PARTY_SUB_ID: u32 = 953;
+///`Nested3PartySubIDType` (954), INT: getters return `i64`.
+pub const NESTED3_PARTY_SUB_ID_TYPE: u32 = 954;
+///`LegContractSettlMonth` (955), MONTHYEAR: getters return `MonthYear`.
+pub const LEG_CONTRACT_SETTL_MONTH: u32 = 955;
+///`LegInterestAccrualDate` (956), LOCALMKTDATE: getters return `LocalMktDate`.
+pub const LEG_INTEREST_ACCRUAL_DATE: u32 = 956;
+///`AcmeStrategyTag` (5001), STRING: getters return `FixStr<'a>`.
+pub const ACME_STRATEGY_TAG: u32 = 5001;
+///`AcmeLiquidityFlag` (5002), CHAR: getters return `AcmeLiquidityFlag`.
+pub const ACME_LIQUIDITY_FLAG: u32 = 5002;
+///`NoAcmeFees` (5003), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_ACME_FEES: u32 = 5003;
+///`AcmeFeeType` (5004), CHAR: getters return `AcmeFeeType`.
+pub const ACME_FEE_TYPE: u32 = 5004;
+///`AcmeFeeAmt` (5005), AMT: getters return `Decimal`.
+pub const ACME_FEE_AMT: u32 = 5005;
+///`AcmeFeeCurrency` (5006), CURRENCY: getters return `Currency`.
+pub const ACME_FEE_CURRENCY: u32 = 5006;
+///`AcmeRiskLimit` (5007), QTY: getters return `Decimal`.
+pub const ACME_RISK_LIMIT: u32 = 5007;
+///`AcmeRiskLimitReqID` (5008), STRING: getters return `FixStr<'a>`.
+pub const ACME_RISK_LIMIT_REQ_ID: u32 = 5008;

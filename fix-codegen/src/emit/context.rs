@@ -425,16 +425,6 @@ impl Cx<'_> {
         slots
     }
 
-    /// The enum a getter of field `tag` returns, when it returns one (an
-    /// enumerated field that is not a multiple-value field).
-    pub(super) fn getter_enum(&self, tag: u32) -> Option<TokenStream> {
-        let (f, info) = self.field(tag)?;
-        (info.kind != EnumKind::None && !f.ty.is_multiple()).then(|| {
-            let ty = id(&info.ty);
-            quote!(e::#ty)
-        })
-    }
-
     /// The builder type of the group `key`'s entries, seen from `from`.
     pub(super) fn group_builder_type(&self, key: usize, from: Module) -> TokenStream {
         let Some(info) = self.groups.get(&key) else {

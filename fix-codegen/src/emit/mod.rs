@@ -9,14 +9,15 @@
 //! (exact versions pinned); no code is assembled as text. prettyplease prints items
 //! one member per line but a macro invocation's tokens as running text, so the
 //! generated code is items whose members are short invocations of
-//! `fix_core::typed`'s declarative macros, invoked by path (`t::opt!`: a path
+//! `fix_core::typed`'s declarative macros, invoked by path (`t::build!`: a path
 //! resolves directly, where a bare name walks the textual macro scope): a view is
 //! `block!`/`entry!`/`message!` and an `impl` of one getter per member, a plain
 //! `#[inline]` function (a field's value, a group's entries, a component's view;
 //! see `view.rs`); a builder is its struct, one field per line, and `build!` (the write order
 //! and tags, the fields `new` takes, `encode` given the header builder's type); an
 //! enum is its variants and `char_enum!`/`bytes_enum!` (their wire values); a tag is
-//! `tag!`. The expansions are written once in fix-core (every function `#[inline]`,
+//! a plain constant, its doc naming its getters' type from the same map as the
+//! getters (`Cx::value_type`). The expansions are written once in fix-core (every function `#[inline]`,
 //! so a generated crate compiles only what its users call). The output is
 //! deterministic: definitions come in dictionary order, tables sorted, no
 //! timestamps and no absolute paths.

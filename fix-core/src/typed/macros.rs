@@ -2,7 +2,7 @@
 //! `__fix_*` and re-exported under `typed`).
 
 #[cfg(doc)]
-use super::{Build, block, build, char_enum, opt};
+use super::{Build, block, build, char_enum};
 #[cfg(doc)]
 use crate::EncodeError;
 
@@ -21,109 +21,20 @@ use crate::EncodeError;
 // `slots = 11`); the header's view and builder types are arguments, so nothing
 // here names a path of the generated crate.
 
-/// The Rust type of a getter's value: from the field's FIX type, or the generated
-/// enum (`CHAR` enums hold no lifetime, the others borrow `$lt`).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __fix_value {
-    // The commonest types first: arms are tried in order.
-    ($lt:lifetime, STRING) => { $crate::value::FixStr<$lt> };
-    ($lt:lifetime, CHAR, $($e:ident)::+) => { $($e)::+ };
-    ($lt:lifetime, $ty:ident, $($e:ident)::+) => { $($e)::+<$lt> };
-    ($lt:lifetime, INT) => { i64 };
-    ($lt:lifetime, DAYOFMONTH) => { i64 };
-    ($lt:lifetime, RESERVED100PLUS) => { i64 };
-    ($lt:lifetime, RESERVED1000PLUS) => { i64 };
-    ($lt:lifetime, RESERVED4000PLUS) => { i64 };
-    ($lt:lifetime, LENGTH) => { $crate::value::Length };
-    ($lt:lifetime, TAGNUM) => { $crate::value::TagNum };
-    ($lt:lifetime, SEQNUM) => { $crate::value::SeqNum };
-    ($lt:lifetime, NUMINGROUP) => { $crate::value::NumInGroup };
-    ($lt:lifetime, FLOAT) => { $crate::value::Decimal };
-    ($lt:lifetime, QTY) => { $crate::value::Decimal };
-    ($lt:lifetime, PRICE) => { $crate::value::Decimal };
-    ($lt:lifetime, PRICEOFFSET) => { $crate::value::Decimal };
-    ($lt:lifetime, AMT) => { $crate::value::Decimal };
-    ($lt:lifetime, PERCENTAGE) => { $crate::value::Decimal };
-    ($lt:lifetime, CHAR) => { $crate::value::Char };
-    ($lt:lifetime, BOOLEAN) => { bool };
-    ($lt:lifetime, MULTIPLECHARVALUE) => { $crate::value::MultipleCharValue<$lt> };
-    ($lt:lifetime, MULTIPLESTRINGVALUE) => { $crate::value::MultipleValueString<$lt> };
-    ($lt:lifetime, MULTIPLEVALUESTRING) => { $crate::value::MultipleValueString<$lt> };
-    ($lt:lifetime, COUNTRY) => { $crate::value::Country };
-    ($lt:lifetime, CURRENCY) => { $crate::value::Currency };
-    ($lt:lifetime, EXCHANGE) => { $crate::value::Exchange };
-    ($lt:lifetime, MONTHYEAR) => { $crate::value::MonthYear };
-    ($lt:lifetime, UTCTIMESTAMP) => { $crate::value::UtcTimestamp };
-    ($lt:lifetime, TIME) => { $crate::value::UtcTimestamp };
-    ($lt:lifetime, UTCTIMEONLY) => { $crate::value::UtcTimeOnly };
-    ($lt:lifetime, UTCDATEONLY) => { $crate::value::UtcDateOnly };
-    ($lt:lifetime, UTCDATE) => { $crate::value::UtcDateOnly };
-    ($lt:lifetime, LOCALMKTDATE) => { $crate::value::LocalMktDate };
-    ($lt:lifetime, TZTIMEONLY) => { $crate::value::TzTimeOnly };
-    ($lt:lifetime, TZTIMESTAMP) => { $crate::value::TzTimestamp };
-    ($lt:lifetime, DATA) => { &$lt [u8] };
-    ($lt:lifetime, XMLDATA) => { &$lt [u8] };
-    ($lt:lifetime, $ty:ident) => { $crate::value::FixStr<$lt> };
-}
-
-/// The name of [`__fix_value!`]'s type, for docs.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __fix_value_name {
-    (STRING) => { "FixStr<'a>" };
-    (CHAR, $($e:ident)::+) => { stringify!($($e)::+) };
-    ($ty:ident, $($e:ident)::+) => { concat!(stringify!($($e)::+), "<'a>") };
-    (INT) => { "i64" };
-    (DAYOFMONTH) => { "i64" };
-    (RESERVED100PLUS) => { "i64" };
-    (RESERVED1000PLUS) => { "i64" };
-    (RESERVED4000PLUS) => { "i64" };
-    (LENGTH) => { "Length" };
-    (TAGNUM) => { "TagNum" };
-    (SEQNUM) => { "SeqNum" };
-    (NUMINGROUP) => { "NumInGroup" };
-    (FLOAT) => { "Decimal" };
-    (QTY) => { "Decimal" };
-    (PRICE) => { "Decimal" };
-    (PRICEOFFSET) => { "Decimal" };
-    (AMT) => { "Decimal" };
-    (PERCENTAGE) => { "Decimal" };
-    (CHAR) => { "Char" };
-    (BOOLEAN) => { "bool" };
-    (MULTIPLECHARVALUE) => { "MultipleCharValue<'a>" };
-    (MULTIPLESTRINGVALUE) => { "MultipleValueString<'a>" };
-    (MULTIPLEVALUESTRING) => { "MultipleValueString<'a>" };
-    (COUNTRY) => { "Country" };
-    (CURRENCY) => { "Currency" };
-    (EXCHANGE) => { "Exchange" };
-    (MONTHYEAR) => { "MonthYear" };
-    (UTCTIMESTAMP) => { "UtcTimestamp" };
-    (TIME) => { "UtcTimestamp" };
-    (UTCTIMEONLY) => { "UtcTimeOnly" };
-    (UTCDATEONLY) => { "UtcDateOnly" };
-    (UTCDATE) => { "UtcDateOnly" };
-    (LOCALMKTDATE) => { "LocalMktDate" };
-    (TZTIMEONLY) => { "TzTimeOnly" };
-    (TZTIMESTAMP) => { "TzTimestamp" };
-    (DATA) => { "&'a [u8]" };
-    (XMLDATA) => { "&'a [u8]" };
-    ($ty:ident) => { "FixStr<'a>" };
-}
-
 /// A component's read view (`Name<'v, 'a>`, a run of the enclosing view's slots):
 /// `component = "FixName"` for a dictionary component, `doc = "..."` for the
 /// header and trailer. Its getters go in an `impl<'v, 'a> Name<'v, 'a>` of
-/// [`opt!`]-style invocations.
+/// plain functions, as the generator writes them.
 ///
 /// ```
 /// use fix_core::typed::{self as t, Level, View};
+/// use fix_core::value::FixStr;
 /// use fix_core::{Fields, Parser};
 ///
 /// t::block!(Order, component = "Order");
 /// impl<'v, 'a> Order<'v, 'a> {
-///     t::req!(cl_ord_id, slot = 0, tag = 11, "ClOrdID", STRING);
-///     t::opt!(text, slot = 1, tag = 58, "Text", STRING);
+///     pub fn cl_ord_id(&self) -> t::Req<FixStr<'a>> { self.0.req(0, 11) }
+///     pub fn text(&self) -> t::Opt<FixStr<'a>> { self.0.get(1, 58) }
 /// }
 /// static L: Level = Level { tags: &[11, 58], by_tag: &[0, 1], required: &[0], groups: &[], index: &[] };
 /// let bytes = b"8=FIX.4.4\x019=13\x0135=D\x0111=ORD1\x0110=156\x01";
@@ -161,7 +72,9 @@ macro_rules! __fix_block {
 /// ```
 /// fix_core::typed::entry!(PartiesNoPartyIds, slots = 2, group = "NoPartyIDs", tag = 453);
 /// impl<'a> PartiesNoPartyIds<'a> {
-///     fix_core::typed::opt!(party_id, slot = 0, tag = 448, "PartyID", STRING);
+///     pub fn party_id(&self) -> fix_core::typed::Opt<fix_core::value::FixStr<'a>> {
+///         self.0.get(0, 448)
+///     }
 /// }
 /// ```
 #[doc(hidden)]
@@ -217,7 +130,7 @@ macro_rules! __fix_entry {
 ///     header = Header(..1), trailer = Trailer(2..),
 /// );
 /// impl<'a> Heartbeat<'a> {
-///     t::opt!(test_req_id, slot = 1, tag = 112, "TestReqID", STRING);
+///     pub fn test_req_id(&self) -> t::Opt<fix_core::value::FixStr<'a>> { self.0.get(1, 112) }
 /// }
 /// let mut fields = fix_core::Fields::<8>::new();
 /// let bytes = b"8=FIX.4.4\x019=12\x0135=0\x01112=T1\x0110=040\x01";
@@ -268,166 +181,6 @@ macro_rules! __fix_message {
             pub fn trailer(&self) -> $($tr)::+<'_, 'a> {
                 $($tr)::+(self.0.sub($t, $n - $t))
             }
-        }
-    };
-}
-
-/// An optional field's getter (`t::Opt<T>`), inside a view's `impl`: the slot, the
-/// tag, the FIX name and type, and the generated enum for enumerated fields. The
-/// value type follows from the FIX type (`STRING` is `FixStr<'a>`, `PRICE` is
-/// `Decimal`, DATA is `&'a [u8]`, ...); see [`block!`] for an example.
-///
-/// ```
-/// # use fix_core::typed as t;
-/// t::block!(Order, component = "Order");
-/// t::char_enum!(Side { Buy = b'1' });
-/// # #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)] pub enum Side { Buy, Other(u8) }
-/// impl<'v, 'a> Order<'v, 'a> {
-///     t::opt!(side, slot = 0, tag = 54, "Side", CHAR, Side);
-///     t::opt!(price, slot = 1, tag = 44, "Price", PRICE);
-///     t::opt!(raw_data, slot = 2, tag = 96, "RawData", DATA);
-/// }
-/// ```
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __fix_opt {
-    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, DATA) => {
-        $crate::__fix_opt!(@data $get, $slot, $tag, $fix, DATA);
-    };
-    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, XMLDATA) => {
-        $crate::__fix_opt!(@data $get, $slot, $tag, $fix, XMLDATA);
-    };
-    (@data $get:ident, $slot:literal, $tag:literal, $fix:literal, $ty:ident) => {
-        #[doc = concat!("`", $fix, "` (", $tag, "), ", stringify!($ty), ".")]
-        #[inline]
-        pub fn $get(&self) -> ::core::option::Option<&'a [u8]> {
-            self.0.data($slot)
-        }
-    };
-    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, $ty:ident $(, $($e:ident)::+)?) => {
-        #[doc = concat!("`", $fix, "` (", $tag, "), ", stringify!($ty), ".")]
-        #[inline]
-        pub fn $get(&self) -> $crate::typed::Opt<$crate::__fix_value!('a, $ty $(, $($e)::+)?)> {
-            self.0.get($slot, $tag)
-        }
-    };
-}
-
-/// A required field's getter (`t::Req<T>`: `Missing` when absent); arguments as
-/// [`opt!`]'s.
-///
-/// ```
-/// # use fix_core::typed as t;
-/// t::block!(Order, component = "Order");
-/// impl<'v, 'a> Order<'v, 'a> {
-///     t::req!(cl_ord_id, slot = 0, tag = 11, "ClOrdID", STRING);
-///     t::req!(raw_data, slot = 1, tag = 96, "RawData", DATA);
-/// }
-/// ```
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __fix_req {
-    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, DATA) => {
-        $crate::__fix_req!(@data $get, $slot, $tag, $fix, DATA);
-    };
-    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, XMLDATA) => {
-        $crate::__fix_req!(@data $get, $slot, $tag, $fix, XMLDATA);
-    };
-    (@data $get:ident, $slot:literal, $tag:literal, $fix:literal, $ty:ident) => {
-        #[doc = concat!("`", $fix, "` (", $tag, "), ", stringify!($ty), ", required.")]
-        #[inline]
-        pub fn $get(&self) -> $crate::typed::Req<&'a [u8]> {
-            self.0.req_data($slot, $tag)
-        }
-    };
-    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, $ty:ident $(, $($e:ident)::+)?) => {
-        #[doc = concat!("`", $fix, "` (", $tag, "), ", stringify!($ty), ", required.")]
-        #[inline]
-        pub fn $get(&self) -> $crate::typed::Req<$crate::__fix_value!('a, $ty $(, $($e)::+)?)> {
-            self.0.req($slot, $tag)
-        }
-    };
-}
-
-/// A repeating group's getter (`t::Entries` of the entry view `entry`, which has
-/// `slots` slots, walked with the group table `table`), inside a view's `impl`;
-/// `req_group!` for a required group.
-///
-/// ```
-/// # use fix_core::typed::{self as t, Group, Level};
-/// static NO_PARTY_IDS: Group = Group { name: "NoPartyIDs", counter: 453, delimiter: 448,
-///     entry: Level { tags: &[448], by_tag: &[0], required: &[], groups: &[], index: &[] } };
-/// t::entry!(Party, slots = 1, group = "NoPartyIDs", tag = 453);
-/// t::block!(Parties, component = "Parties");
-/// impl<'v, 'a> Parties<'v, 'a> {
-///     t::group!(no_party_ids, slot = 0, tag = 453, "NoPartyIDs", entry = Party, slots = 1, table = NO_PARTY_IDS);
-/// }
-/// ```
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __fix_group {
-    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, entry = $($e:ident)::+, slots = $n:literal, table = $($g:ident)::+) => {
-        #[doc = concat!("The `", $fix, "` (", $tag, ") repeating group: its entries in wire order.")]
-        #[inline]
-        pub fn $get(&self) -> $crate::typed::Entries<'a, $($e)::+<'a>, $n> {
-            self.0.group($slot, &$($g)::+)
-        }
-    };
-}
-
-/// [`group!`] for a required group.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __fix_req_group {
-    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, entry = $($e:ident)::+, slots = $n:literal, table = $($g:ident)::+) => {
-        #[doc = concat!("The `", $fix, "` (", $tag, ") repeating group, required: its entries in wire order.")]
-        #[inline]
-        pub fn $get(&self) -> $crate::typed::Entries<'a, $($e)::+<'a>, $n> {
-            self.0.group($slot, &$($g)::+)
-        }
-    };
-}
-
-/// A component's getter: the component view over `slots` slots from `slot`,
-/// inside a view's `impl`. In a component's own view (`view = 'v`) the result
-/// lives as long as the enclosing view, in a message's or entry's as long as the
-/// borrow; `req_comp!` for a required component.
-///
-/// ```
-/// # use fix_core::typed as t;
-/// t::block!(Instrument, component = "Instrument");
-/// t::block!(Leg, component = "Leg");
-/// impl<'v, 'a> Leg<'v, 'a> {
-///     t::comp!(instrument, slot = 0, slots = 1, "Instrument", Instrument, view = 'v);
-/// }
-/// ```
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __fix_comp {
-    ($get:ident, slot = $slot:literal, slots = $len:literal, $fix:literal, $($c:ident)::+) => {
-        $crate::__fix_comp!($get, slot = $slot, slots = $len, $fix, $($c)::+, view = '_);
-    };
-    ($get:ident, slot = $slot:literal, slots = $len:literal, $fix:literal, $($c:ident)::+, view = $lt:lifetime) => {
-        #[doc = concat!("The `", $fix, "` component.")]
-        #[inline]
-        pub fn $get(&self) -> $($c)::+<$lt, 'a> {
-            $($c)::+(self.0.sub($slot, $len))
-        }
-    };
-}
-
-/// [`comp!`] for a required component.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __fix_req_comp {
-    ($get:ident, slot = $slot:literal, slots = $len:literal, $fix:literal, $($c:ident)::+) => {
-        $crate::__fix_req_comp!($get, slot = $slot, slots = $len, $fix, $($c)::+, view = '_);
-    };
-    ($get:ident, slot = $slot:literal, slots = $len:literal, $fix:literal, $($c:ident)::+, view = $lt:lifetime) => {
-        #[doc = concat!("The `", $fix, "` component (required).")]
-        #[inline]
-        pub fn $get(&self) -> $($c)::+<$lt, 'a> {
-            $($c)::+(self.0.sub($slot, $len))
         }
     };
 }
@@ -805,22 +558,5 @@ macro_rules! __fix_walk {
                 matches!(self, Self::$first(_))
             }
         }
-    };
-}
-
-/// A tag constant, documented with the field's FIX name, tag, type and the Rust
-/// type its getters return (from the FIX type, or the generated enum).
-///
-/// ```
-/// fix_core::typed::tag!(CL_ORD_ID = 11, "ClOrdID", STRING);
-/// fix_core::typed::tag!(PRICE = 44, "Price", PRICE);
-/// assert_eq!((CL_ORD_ID, PRICE), (11, 44));
-/// ```
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __fix_tag {
-    ($konst:ident = $tag:literal, $fix:literal, $ty:ident $(, $($e:ident)::+)?) => {
-        #[doc = concat!("`", $fix, "` (", $tag, "), ", stringify!($ty), ": getters return `", $crate::__fix_value_name!($ty $(, $($e)::+)?), "`.")]
-        pub const $konst: u32 = $tag;
     };
 }

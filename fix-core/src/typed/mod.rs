@@ -107,22 +107,8 @@ pub use crate::__fix_bytes_enum as bytes_enum;
 #[doc(inline)]
 pub use crate::__fix_char_enum as char_enum;
 #[doc(inline)]
-pub use crate::__fix_comp as comp;
-#[doc(inline)]
 pub use crate::__fix_entry as entry;
 #[doc(inline)]
-pub use crate::__fix_group as group;
-#[doc(inline)]
 pub use crate::__fix_message as message;
-#[doc(inline)]
-pub use crate::__fix_opt as opt;
-#[doc(inline)]
-pub use crate::__fix_req as req;
-#[doc(inline)]
-pub use crate::__fix_req_comp as req_comp;
-#[doc(inline)]
-pub use crate::__fix_req_group as req_group;
-#[doc(inline)]
-pub use crate::__fix_tag as tag;
 #[doc(inline)]
 pub use crate::__fix_walk as walk;

@@ -2,16 +2,29 @@
 //! Field tags (each documented with its type and the Rust type of its getters).
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-t::tag!(MSG_TYPE = 35, "MsgType", STRING);
-t::tag!(TYPE = 5000, "Type", CHAR, e::Type);
-t::tag!(NEW = 5001, "New", INT, e::New);
-t::tag!(MESSAGE = 5002, "Message", STRING);
-t::tag!(NO_LEVEL1 = 5003, "NoLevel1", NUMINGROUP);
-t::tag!(NAME = 5004, "Name", STRING);
-t::tag!(WEIRD = 5005, "Weird", MULTIPLEVALUESTRING);
-t::tag!(NO_LEVEL2 = 5006, "NoLevel2", NUMINGROUP);
-t::tag!(NAME2 = 5007, "Name2", TZTIMESTAMP);
-t::tag!(NO_LEVEL3 = 5008, "NoLevel3", NUMINGROUP);
-t::tag!(FLAG = 5009, "Flag", BOOLEAN);
-t::tag!(XML_LEN = 5010, "XmlLen", LENGTH);
-t::tag!(XML = 5011, "Xml", XMLDATA);
+///`MsgType` (35), STRING: getters return `FixStr<'a>`.
+pub const MSG_TYPE: u32 = 35;
+///`Type` (5000), CHAR: getters return `Type`.
+pub const TYPE: u32 = 5000;
+///`New` (5001), INT: getters return `New<'a>`.
+pub const NEW: u32 = 5001;
+///`Message` (5002), STRING: getters return `FixStr<'a>`.
+pub const MESSAGE: u32 = 5002;
+///`NoLevel1` (5003), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_LEVEL1: u32 = 5003;
+///`Name` (5004), STRING: getters return `FixStr<'a>`.
+pub const NAME: u32 = 5004;
+///`Weird` (5005), MULTIPLEVALUESTRING: getters return `MultipleValueString<'a>`.
+pub const WEIRD: u32 = 5005;
+///`NoLevel2` (5006), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_LEVEL2: u32 = 5006;
+///`Name2` (5007), TZTIMESTAMP: getters return `TzTimestamp`.
+pub const NAME2: u32 = 5007;
+///`NoLevel3` (5008), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_LEVEL3: u32 = 5008;
+///`Flag` (5009), BOOLEAN: getters return `bool`.
+pub const FLAG: u32 = 5009;
+///`XmlLen` (5010), LENGTH: getters return `Length`.
+pub const XML_LEN: u32 = 5010;
+///`Xml` (5011), XMLDATA: getters return `&'a [u8]`.
+pub const XML: u32 = 5011;

@@ -2,67 +2,131 @@
 //! Field tags (each documented with its type and the Rust type of its getters).
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-t::tag!(ACCOUNT = 1, "Account", STRING);
-t::tag!(AVG_PX = 6, "AvgPx", PRICE);
-t::tag!(BEGIN_STRING = 8, "BeginString", STRING);
-t::tag!(BODY_LENGTH = 9, "BodyLength", LENGTH);
-t::tag!(CHECK_SUM = 10, "CheckSum", STRING);
-t::tag!(CL_ORD_ID = 11, "ClOrdID", STRING);
-t::tag!(CUM_QTY = 14, "CumQty", QTY);
-t::tag!(EXEC_ID = 17, "ExecID", STRING);
-t::tag!(EXEC_INST = 18, "ExecInst", MULTIPLECHARVALUE);
-t::tag!(SECURITY_ID_SOURCE = 22, "SecurityIDSource", STRING, e::SecurityIdSource);
-t::tag!(LAST_PX = 31, "LastPx", PRICE);
-t::tag!(LAST_QTY = 32, "LastQty", QTY);
-t::tag!(MSG_SEQ_NUM = 34, "MsgSeqNum", SEQNUM);
-t::tag!(MSG_TYPE = 35, "MsgType", STRING, e::MsgType);
-t::tag!(ORDER_ID = 37, "OrderID", STRING);
-t::tag!(ORDER_QTY = 38, "OrderQty", QTY);
-t::tag!(ORD_STATUS = 39, "OrdStatus", CHAR, e::OrdStatus);
-t::tag!(ORD_TYPE = 40, "OrdType", CHAR, e::OrdType);
-t::tag!(POSS_DUP_FLAG = 43, "PossDupFlag", BOOLEAN);
-t::tag!(PRICE = 44, "Price", PRICE);
-t::tag!(SECURITY_ID = 48, "SecurityID", STRING);
-t::tag!(SENDER_COMP_ID = 49, "SenderCompID", STRING);
-t::tag!(SENDING_TIME = 52, "SendingTime", UTCTIMESTAMP);
-t::tag!(SIDE = 54, "Side", CHAR, e::Side);
-t::tag!(SYMBOL = 55, "Symbol", STRING);
-t::tag!(TARGET_COMP_ID = 56, "TargetCompID", STRING);
-t::tag!(TEXT = 58, "Text", STRING);
-t::tag!(TIME_IN_FORCE = 59, "TimeInForce", CHAR, e::TimeInForce);
-t::tag!(TRANSACT_TIME = 60, "TransactTime", UTCTIMESTAMP);
-t::tag!(RAW_DATA_LENGTH = 95, "RawDataLength", LENGTH);
-t::tag!(RAW_DATA = 96, "RawData", DATA);
-t::tag!(HEART_BT_INT = 108, "HeartBtInt", INT);
-t::tag!(TEST_REQ_ID = 112, "TestReqID", STRING);
-t::tag!(EXEC_TYPE = 150, "ExecType", CHAR, e::ExecType);
-t::tag!(LEAVES_QTY = 151, "LeavesQty", QTY);
-t::tag!(CASH_ORDER_QTY = 152, "CashOrderQty", QTY);
-t::tag!(SECURITY_TYPE = 167, "SecurityType", STRING, e::SecurityType);
-t::tag!(MD_REQ_ID = 262, "MDReqID", STRING);
-t::tag!(NO_QUOTE_CONDITIONS = 267, "NoQuoteConditions", NUMINGROUP);
-t::tag!(NO_MD_ENTRIES = 268, "NoMDEntries", NUMINGROUP);
-t::tag!(MD_ENTRY_TYPE = 269, "MDEntryType", CHAR, e::MdEntryType);
-t::tag!(MD_ENTRY_PX = 270, "MDEntryPx", PRICE);
-t::tag!(MD_ENTRY_SIZE = 271, "MDEntrySize", QTY);
-t::tag!(QUOTE_CONDITION = 276, "QuoteCondition", MULTIPLESTRINGVALUE);
-t::tag!(MD_ENTRY_ID = 278, "MDEntryID", STRING);
-t::tag!(MD_UPDATE_ACTION = 279, "MDUpdateAction", CHAR, e::MdUpdateAction);
-t::tag!(CONTRA_TRADER = 337, "ContraTrader", STRING);
-t::tag!(ENCODED_TEXT_LEN = 354, "EncodedTextLen", LENGTH);
-t::tag!(ENCODED_TEXT = 355, "EncodedText", DATA);
-t::tag!(CONTRA_BROKER = 375, "ContraBroker", STRING);
-t::tag!(NO_CONTRA_BROKERS = 382, "NoContraBrokers", NUMINGROUP);
-t::tag!(PARTY_ID_SOURCE = 447, "PartyIDSource", CHAR, e::PartyIdSource);
-t::tag!(PARTY_ID = 448, "PartyID", STRING);
-t::tag!(PARTY_ROLE = 452, "PartyRole", INT, e::PartyRole);
-t::tag!(NO_PARTY_IDS = 453, "NoPartyIDs", NUMINGROUP);
-t::tag!(NO_SECURITY_ALT_ID = 454, "NoSecurityAltID", NUMINGROUP);
-t::tag!(SECURITY_ALT_ID = 455, "SecurityAltID", STRING);
-t::tag!(SECURITY_ALT_ID_SOURCE = 456, "SecurityAltIDSource", STRING);
-t::tag!(PARTY_SUB_ID = 523, "PartySubID", STRING);
-t::tag!(NO_HOPS = 627, "NoHops", NUMINGROUP);
-t::tag!(HOP_COMP_ID = 628, "HopCompID", STRING);
-t::tag!(HOP_REF_ID = 629, "HopRefID", SEQNUM);
-t::tag!(NO_PARTY_SUB_IDS = 802, "NoPartySubIDs", NUMINGROUP);
-t::tag!(PARTY_SUB_ID_TYPE = 803, "PartySubIDType", INT);
+///`Account` (1), STRING: getters return `FixStr<'a>`.
+pub const ACCOUNT: u32 = 1;
+///`AvgPx` (6), PRICE: getters return `Decimal`.
+pub const AVG_PX: u32 = 6;
+///`BeginString` (8), STRING: getters return `FixStr<'a>`.
+pub const BEGIN_STRING: u32 = 8;
+///`BodyLength` (9), LENGTH: getters return `Length`.
+pub const BODY_LENGTH: u32 = 9;
+///`CheckSum` (10), STRING: getters return `FixStr<'a>`.
+pub const CHECK_SUM: u32 = 10;
+///`ClOrdID` (11), STRING: getters return `FixStr<'a>`.
+pub const CL_ORD_ID: u32 = 11;
+///`CumQty` (14), QTY: getters return `Decimal`.
+pub const CUM_QTY: u32 = 14;
+///`ExecID` (17), STRING: getters return `FixStr<'a>`.
+pub const EXEC_ID: u32 = 17;
+///`ExecInst` (18), MULTIPLECHARVALUE: getters return `MultipleCharValue<'a>`.
+pub const EXEC_INST: u32 = 18;
+///`SecurityIDSource` (22), STRING: getters return `SecurityIdSource<'a>`.
+pub const SECURITY_ID_SOURCE: u32 = 22;
+///`LastPx` (31), PRICE: getters return `Decimal`.
+pub const LAST_PX: u32 = 31;
+///`LastQty` (32), QTY: getters return `Decimal`.
+pub const LAST_QTY: u32 = 32;
+///`MsgSeqNum` (34), SEQNUM: getters return `SeqNum`.
+pub const MSG_SEQ_NUM: u32 = 34;
+///`MsgType` (35), STRING: getters return `MsgType<'a>`.
+pub const MSG_TYPE: u32 = 35;
+///`OrderID` (37), STRING: getters return `FixStr<'a>`.
+pub const ORDER_ID: u32 = 37;
+///`OrderQty` (38), QTY: getters return `Decimal`.
+pub const ORDER_QTY: u32 = 38;
+///`OrdStatus` (39), CHAR: getters return `OrdStatus`.
+pub const ORD_STATUS: u32 = 39;
+///`OrdType` (40), CHAR: getters return `OrdType`.
+pub const ORD_TYPE: u32 = 40;
+///`PossDupFlag` (43), BOOLEAN: getters return `bool`.
+pub const POSS_DUP_FLAG: u32 = 43;
+///`Price` (44), PRICE: getters return `Decimal`.
+pub const PRICE: u32 = 44;
+///`SecurityID` (48), STRING: getters return `FixStr<'a>`.
+pub const SECURITY_ID: u32 = 48;
+///`SenderCompID` (49), STRING: getters return `FixStr<'a>`.
+pub const SENDER_COMP_ID: u32 = 49;
+///`SendingTime` (52), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const SENDING_TIME: u32 = 52;
+///`Side` (54), CHAR: getters return `Side`.
+pub const SIDE: u32 = 54;
+///`Symbol` (55), STRING: getters return `FixStr<'a>`.
+pub const SYMBOL: u32 = 55;
+///`TargetCompID` (56), STRING: getters return `FixStr<'a>`.
+pub const TARGET_COMP_ID: u32 = 56;
+///`Text` (58), STRING: getters return `FixStr<'a>`.
+pub const TEXT: u32 = 58;
+///`TimeInForce` (59), CHAR: getters return `TimeInForce`.
+pub const TIME_IN_FORCE: u32 = 59;
+///`TransactTime` (60), UTCTIMESTAMP: getters return `UtcTimestamp`.
+pub const TRANSACT_TIME: u32 = 60;
+///`RawDataLength` (95), LENGTH: getters return `Length`.
+pub const RAW_DATA_LENGTH: u32 = 95;
+///`RawData` (96), DATA: getters return `&'a [u8]`.
+pub const RAW_DATA: u32 = 96;
+///`HeartBtInt` (108), INT: getters return `i64`.
+pub const HEART_BT_INT: u32 = 108;
+///`TestReqID` (112), STRING: getters return `FixStr<'a>`.
+pub const TEST_REQ_ID: u32 = 112;
+///`ExecType` (150), CHAR: getters return `ExecType`.
+pub const EXEC_TYPE: u32 = 150;
+///`LeavesQty` (151), QTY: getters return `Decimal`.
+pub const LEAVES_QTY: u32 = 151;
+///`CashOrderQty` (152), QTY: getters return `Decimal`.
+pub const CASH_ORDER_QTY: u32 = 152;
+///`SecurityType` (167), STRING: getters return `SecurityType<'a>`.
+pub const SECURITY_TYPE: u32 = 167;
+///`MDReqID` (262), STRING: getters return `FixStr<'a>`.
+pub const MD_REQ_ID: u32 = 262;
+///`NoQuoteConditions` (267), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_QUOTE_CONDITIONS: u32 = 267;
+///`NoMDEntries` (268), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_MD_ENTRIES: u32 = 268;
+///`MDEntryType` (269), CHAR: getters return `MdEntryType`.
+pub const MD_ENTRY_TYPE: u32 = 269;
+///`MDEntryPx` (270), PRICE: getters return `Decimal`.
+pub const MD_ENTRY_PX: u32 = 270;
+///`MDEntrySize` (271), QTY: getters return `Decimal`.
+pub const MD_ENTRY_SIZE: u32 = 271;
+///`QuoteCondition` (276), MULTIPLESTRINGVALUE: getters return `MultipleValueString<'a>`.
+pub const QUOTE_CONDITION: u32 = 276;
+///`MDEntryID` (278), STRING: getters return `FixStr<'a>`.
+pub const MD_ENTRY_ID: u32 = 278;
+///`MDUpdateAction` (279), CHAR: getters return `MdUpdateAction`.
+pub const MD_UPDATE_ACTION: u32 = 279;
+///`ContraTrader` (337), STRING: getters return `FixStr<'a>`.
+pub const CONTRA_TRADER: u32 = 337;
+///`EncodedTextLen` (354), LENGTH: getters return `Length`.
+pub const ENCODED_TEXT_LEN: u32 = 354;
+///`EncodedText` (355), DATA: getters return `&'a [u8]`.
+pub const ENCODED_TEXT: u32 = 355;
+///`ContraBroker` (375), STRING: getters return `FixStr<'a>`.
+pub const CONTRA_BROKER: u32 = 375;
+///`NoContraBrokers` (382), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_CONTRA_BROKERS: u32 = 382;
+///`PartyIDSource` (447), CHAR: getters return `PartyIdSource`.
+pub const PARTY_ID_SOURCE: u32 = 447;
+///`PartyID` (448), STRING: getters return `FixStr<'a>`.
+pub const PARTY_ID: u32 = 448;
+///`PartyRole` (452), INT: getters return `PartyRole<'a>`.
+pub const PARTY_ROLE: u32 = 452;
+///`NoPartyIDs` (453), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_PARTY_IDS: u32 = 453;
+///`NoSecurityAltID` (454), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_SECURITY_ALT_ID: u32 = 454;
+///`SecurityAltID` (455), STRING: getters return `FixStr<'a>`.
+pub const SECURITY_ALT_ID: u32 = 455;
+///`SecurityAltIDSource` (456), STRING: getters return `FixStr<'a>`.
+pub const SECURITY_ALT_ID_SOURCE: u32 = 456;
+///`PartySubID` (523), STRING: getters return `FixStr<'a>`.
+pub const PARTY_SUB_ID: u32 = 523;
+///`NoHops` (627), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_HOPS: u32 = 627;
+///`HopCompID` (628), STRING: getters return `FixStr<'a>`.
+pub const HOP_COMP_ID: u32 = 628;
+///`HopRefID` (629), SEQNUM: getters return `SeqNum`.
+pub const HOP_REF_ID: u32 = 629;
+///`NoPartySubIDs` (802), NUMINGROUP: getters return `NumInGroup`.
+pub const NO_PARTY_SUB_IDS: u32 = 802;
+///`PartySubIDType` (803), INT: getters return `i64`.
+pub const PARTY_SUB_ID_TYPE: u32 = 803;
