@@ -1,7 +1,7 @@
 //! A session fed arbitrary operations: raw byte chunks, well-framed messages of
 //! any type with fuzzed MsgSeqNum, flags and body (so the session's rules, not
 //! only its framer, are reached), a Logon whose every field is fuzzed
-//! (HeartBtInt, ResetSeqNumFlag, SendingTime, CompIDs), time passing on the
+//! (HeartBtInt, ResetSeqNumFlag, NextExpectedMsgSeqNum, SendingTime, CompIDs), time passing on the
 //! monotonic clock while the wall clock jumps either way, application sends,
 //! reconnects. The first byte picks the role (acceptor or initiator) and the
 //! store (memory, or a real file store syncing by batch: group commit, the
@@ -116,6 +116,16 @@ fn logon(a: u8, b: u8, now: Time, ids: (&str, &str)) -> Vec<u8> {
     let mut body = format!("98=0\x01108={hb}\x01");
     if a & 0x10 != 0 {
         body.push_str("141=Y\x01");
+    }
+    if a & 0x40 != 0 {
+        // NextExpectedMsgSeqNum: small (below, at or above the next number
+        // sent), or one of the odd values.
+        let next = if b & 0x80 != 0 {
+            NUMBERS[usize::from(b) % NUMBERS.len()].to_owned()
+        } else {
+            u64::from(b & 0x0f).to_string()
+        };
+        body.push_str(&format!("789={next}\x01"));
     }
     // SendingTime: now, or off by seconds to days either way.
     let skew = Duration::from_secs(u64::from(b >> 2).pow(3));
