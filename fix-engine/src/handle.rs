@@ -502,8 +502,9 @@ impl Shared {
     /// Forgets a Logout or disconnect asked while no connection ran (stale
     /// for the next one); operators' commands stay, each to be answered.
     pub(crate) fn clear_stale_commands(&self) {
-        let operator = std::mem::take(&mut self.inbox().commands.operator);
-        self.inbox().commands = Commands {
+        let mut inbox = self.inbox();
+        let operator = std::mem::take(&mut inbox.commands.operator);
+        inbox.commands = Commands {
             operator,
             ..Commands::default()
         };
