@@ -18,7 +18,7 @@ use std::task::{Context, Poll};
 use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
-use fix_session::store::{SyncDone, SyncJob, SyncWait};
+use fix_session::store::{ReadDone, ReadJob, SyncDone, SyncJob, SyncWait};
 
 use crate::wake_hub::Via;
 use fix_session::{
@@ -760,6 +760,8 @@ enum Woke {
     Timer,
     /// The sync in flight ended.
     Synced(SyncDone),
+    /// The read of stored messages in flight ended.
+    Read(ReadDone),
 }
 
 /// What a step leaves the task to wait for.
@@ -782,6 +784,9 @@ struct Progress {
     syncing: Option<Syncing>,
     /// When the sync in flight began.
     sync_began: Option<Instant>,
+    /// The read of stored messages in flight (a resend's, from a store
+    /// that reads off the session's thread).
+    reading: Option<Reading>,
     /// The connection's unsent output as the engine's budget counts it.
     output: OutputCharge,
     /// The sync thread's writer of the connection's synced bytes (plain TCP).
@@ -840,6 +845,7 @@ async fn drive<D: Schema>(
         sync_due: None,
         syncing: None,
         sync_began: None,
+        reading: None,
         output: OutputCharge {
             budget: cell.lock().session.config().shared_budget.clone(),
             charged: 0,
@@ -877,6 +883,10 @@ async fn drive<D: Schema>(
                 progress.syncing = None;
                 Woke::Synced(done)
             }
+            done = read_ended(&mut progress.reading), if progress.reading.is_some() => {
+                progress.reading = None;
+                Woke::Read(done)
+            }
         };
     }
 }
@@ -894,6 +904,34 @@ async fn sync_ended(syncing: &mut Option<Syncing>, via: &Arc<Via>) -> SyncDone {
     match syncing {
         Some(Syncing::Awaited(wait)) => std::future::poll_fn(|cx| via.poll(wait, cx)).await,
         Some(Syncing::Blocking(id, job)) => job.await.unwrap_or_else(|e| SyncDone::failed(*id, e)),
+        None => std::future::pending().await,
+    }
+}
+
+/// A read of stored messages in flight: the job's part, run on a blocking
+/// thread, so that a remote store's round trips hold neither the runtime's
+/// thread nor the other sessions on it.
+struct Reading {
+    id: u64,
+    range: (u64, u64),
+    task: JoinHandle<ReadDone>,
+}
+
+/// Runs a read job the session handed out on a blocking thread.
+fn start_read(job: ReadJob) -> Reading {
+    Reading {
+        id: job.id(),
+        range: (job.from(), job.to()),
+        task: tokio::task::spawn_blocking(move || job.run()),
+    }
+}
+
+/// What the read in flight returned (a failure if its thread was lost).
+async fn read_ended(reading: &mut Option<Reading>) -> ReadDone {
+    match reading {
+        Some(r) => (&mut r.task)
+            .await
+            .unwrap_or_else(|e| ReadDone::failed(r.id, r.range.0, r.range.1, e)),
         None => std::future::pending().await,
     }
 }
@@ -1013,6 +1051,7 @@ fn step<D: Schema>(
             woke = Woke::Socket(Ok(Ready::READABLE));
             continue;
         }
+        step.start_read();
         return Ok(step.next_wait(now));
     }
 }
@@ -1110,6 +1149,11 @@ impl<'a, D: Schema> Step<'a, D> {
                     .map_err(End::Failed)?;
                 self.journal.flush_if_due().map_err(End::Log)?;
             }
+            Woke::Read(done) => {
+                self.session
+                    .end_read(clock::now(), done, self.app)
+                    .map_err(End::Failed)?;
+            }
             Woke::Synced(done) => {
                 if let Some(began) = self.progress.sync_began.take() {
                     self.metrics.synced(began.elapsed().as_secs_f64());
@@ -1123,6 +1167,16 @@ impl<'a, D: Schema> Step<'a, D> {
             }
         }
         Ok(())
+    }
+
+    /// Starts the read of stored messages the session's resend waits for,
+    /// unless one is in flight.
+    fn start_read(&mut self) {
+        if self.progress.reading.is_none()
+            && let Some(job) = self.session.take_read_job()
+        {
+            self.progress.reading = Some(start_read(job));
+        }
     }
 
     /// Does what the handles asked (disconnect, log out) or the schedule

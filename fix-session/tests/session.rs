@@ -595,3 +595,132 @@ fn a_logon_expecting_a_number_never_sent_is_refused() {
     assert!(p.acc.wants_disconnect());
     assert_ne!(p.acc.state(), State::LoggedOn);
 }
+
+/// A memory store that reads as a remote store does: a resend's read is a
+/// job the driver runs off the session's thread (here, the test's hands).
+struct ReadsOffThread(MemoryStore);
+
+impl MessageStore for ReadsOffThread {
+    fn next_sender_seq(&self) -> u64 {
+        self.0.next_sender_seq()
+    }
+    fn next_target_seq(&self) -> u64 {
+        self.0.next_target_seq()
+    }
+    fn set_next_sender_seq(&mut self, seq: u64) -> Result<(), fix_session::StoreError> {
+        self.0.set_next_sender_seq(seq)
+    }
+    fn set_next_target_seq(&mut self, seq: u64) -> Result<(), fix_session::StoreError> {
+        self.0.set_next_target_seq(seq)
+    }
+    fn store(&mut self, seq: u64, message: &[u8]) -> Result<(), fix_session::StoreError> {
+        self.0.store(seq, message)
+    }
+    fn advance_target_seq(&mut self, received: u64) -> Result<(), fix_session::StoreError> {
+        self.0.advance_target_seq(received)
+    }
+    fn read_stored(
+        &mut self,
+        _: u64,
+        _: u64,
+        _: fix_session::ChunkLimit,
+        _: &mut dyn FnMut(u64, &[u8]),
+    ) -> Result<fix_session::Chunk, fix_session::StoreError> {
+        panic!("a resend reads through begin_read and end_read")
+    }
+    fn begin_read(
+        &mut self,
+        from: u64,
+        to: u64,
+        _: fix_session::ChunkLimit,
+    ) -> Result<Option<fix_session::store::ReadJob>, fix_session::StoreError> {
+        let job = fix_session::store::ReadJob::new(from, from, to, || Ok(Box::new(())));
+        Ok(Some(job))
+    }
+    fn end_read(
+        &mut self,
+        done: fix_session::store::ReadDone,
+        limit: fix_session::ChunkLimit,
+        visit: &mut dyn FnMut(u64, &[u8]),
+    ) -> Result<fix_session::Chunk, fix_session::StoreError> {
+        self.0.end_read(done, limit, visit)
+    }
+    fn reset(&mut self, now: std::time::SystemTime) -> Result<(), fix_session::StoreError> {
+        self.0.reset(now)
+    }
+    fn creation_time(&self) -> std::time::SystemTime {
+        self.0.creation_time()
+    }
+    fn sync(&mut self) -> Result<(), fix_session::StoreError> {
+        self.0.sync()
+    }
+}
+
+/// A resend from a store that reads off the session's thread waits for
+/// each read: nothing is resent, and no timer asks for the resend to go on,
+/// until the driver ends the read; then each message goes once, in order,
+/// a chunk a read. A read a newer ResendRequest made moot is dropped.
+#[test]
+fn a_resend_from_a_store_that_reads_off_the_thread_waits_for_each_read() {
+    let mut store = ReadsOffThread(MemoryStore::new());
+    for seq in 1..=100u64 {
+        let order = msg(&[
+            (35, "D"),
+            (34, &seq.to_string()),
+            (49, "BROKER"),
+            (52, "20260921-14:13:20"),
+            (56, "CLIENT"),
+            (11, &format!("ORD{seq}")),
+            (21, "1"),
+            (55, "X"),
+            (54, "1"),
+            (60, "20260921-14:13:20"),
+            (40, "1"),
+        ]);
+        store.store(seq, &order).unwrap();
+    }
+    let (_, ac) = configs();
+    let mut acc = fix_session::Session::new(ac, store, &fix44::DICTIONARY);
+    let mut app = Recorder::default();
+    let now = t0();
+    acc.connected(now, &mut app).unwrap();
+    acc.handle_bytes(now, &logon_expecting(1, 1), &mut app)
+        .unwrap();
+    let mut sent = split(acc.output());
+    acc.consume_output(acc.output().len());
+    assert_eq!(sent.len(), 1, "the Logon alone until the read ends");
+    assert!(
+        acc.poll_timeout().unwrap().wall > now,
+        "no timer while it reads"
+    );
+    // A newer ResendRequest while the first read runs.
+    let first = acc.take_read_job().expect("a read job");
+    assert!(acc.take_read_job().is_none(), "each job handed out once");
+    let again = msg(&[
+        (35, "2"),
+        (34, "2"),
+        (49, "CLIENT"),
+        (52, "20260921-14:13:20"),
+        (56, "BROKER"),
+        (7, "50"),
+        (16, "60"),
+    ]);
+    acc.handle_bytes(now, &again, &mut app).unwrap();
+    acc.end_read(now, first.run(), &mut app).unwrap();
+    let mut reads = 0;
+    while let Some(job) = acc.take_read_job() {
+        reads += 1;
+        let done = std::thread::spawn(move || job.run()).join().unwrap();
+        acc.end_read(now, done, &mut app).unwrap();
+        sent.extend(split(acc.output()));
+        acc.consume_output(acc.output().len());
+    }
+    let resent: Vec<(String, String)> = sent[1..]
+        .iter()
+        .map(|m| (get(m, 34).unwrap(), get(m, 43).unwrap_or_default()))
+        .collect();
+    let expected: Vec<(String, String)> = (50..=60).map(|s| (s.to_string(), "Y".into())).collect();
+    assert_eq!(resent, expected);
+    assert_eq!(reads, 1, "one read for eleven messages");
+    assert_eq!(acc.state(), State::LoggedOn);
+}

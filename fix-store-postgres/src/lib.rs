@@ -70,6 +70,7 @@ mod config;
 mod error;
 mod layout;
 mod probe;
+mod read;
 mod schema;
 mod seq;
 mod sessions;

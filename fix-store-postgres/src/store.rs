@@ -4,14 +4,15 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
-use fix_session::store::{SyncDone, SyncJob};
+use fix_session::store::{ReadDone, ReadJob, SyncDone, SyncJob};
 use fix_session::{Chunk, ChunkLimit, MessageStore, StoreError};
 
 use crate::batch::{BatchJob, BatchParams, Pending};
 use crate::config::{LeaseBudget, PgConfig};
 use crate::layout;
-use crate::seq::{db_ranges, from_db};
-use crate::sql::{Page, SessionRow, StoredRow};
+use crate::read::{Begun, Reader, empty_chunk, visit_buffered};
+use crate::seq::from_db;
+use crate::sql::SessionRow;
 use crate::worker::{LeaseState, Request, Sender, SharedLease, Worker, call};
 
 /// Why a store takes no more records.
@@ -63,6 +64,11 @@ pub struct PostgresStore {
     pending: Pending,
     in_flight: Option<InFlight>,
     jobs: u64,
+    /// Read jobs begun, and batches that left memory (committed, or
+    /// dropped with the buffer): a read job that began beside other
+    /// contents of memory reads again.
+    reads: u64,
+    batches_left: u64,
     poisoned: Option<Poison>,
     /// At `begin_answer`: the buffer's length and the sender number.
     answer: Option<(usize, u64)>,
@@ -105,6 +111,8 @@ impl PostgresStore {
             pending: Pending::default(),
             in_flight: None,
             jobs: 0,
+            reads: 0,
+            batches_left: 0,
             poisoned: None,
             answer: None,
         };
@@ -152,6 +160,59 @@ impl PostgresStore {
             .ok_or_else(|| db_error("reach the store's thread", "stopped".into()))
     }
 
+    /// What reads this session's committed messages, here or in a job.
+    fn reader(&self) -> Result<Reader, StoreError> {
+        Ok(Reader {
+            tx: self.sender()?.clone(),
+            key: self.key.clone(),
+            generation: self.generation,
+        })
+    }
+
+    /// The last number of `from..=to` a read looks for in the database:
+    /// below a drop not committed yet (which hides what it drops), and
+    /// below the first message still in memory, which the read takes from
+    /// there (the batch in flight may be committed by the time the read
+    /// reaches the server, and would be read twice). `None` when the
+    /// database has nothing of the range to give.
+    fn committed_top(&self, from: u64, to: u64) -> Option<u64> {
+        let drops = [
+            self.pending.drop_from,
+            self.in_flight
+                .as_ref()
+                .and_then(|f| f.job.data.drop_from.map(from_db)),
+        ];
+        let first_in_memory = self.in_memory().next().map(|(seq, _)| seq);
+        let below = drops.into_iter().chain([first_in_memory]).flatten().min();
+        let top = below.map_or(to, |b| to.min(b.saturating_sub(1)));
+        (from <= top).then_some(top)
+    }
+
+    /// The messages in memory, in order: the batch in flight (less what a
+    /// later drop took back), then the buffer.
+    fn in_memory(&self) -> impl Iterator<Item = (u64, &[u8])> {
+        let drop = self.pending.drop_from.unwrap_or(u64::MAX);
+        let flying = self.in_flight.as_ref().map(|f| {
+            f.job
+                .data
+                .seqs
+                .iter()
+                .copied()
+                .zip(f.job.data.bytes.iter().map(Vec::as_slice))
+        });
+        let buffered = self
+            .pending
+            .seqs
+            .iter()
+            .copied()
+            .zip(self.pending.bytes.iter().map(Vec::as_slice));
+        flying
+            .into_iter()
+            .flatten()
+            .filter(move |&(s, _)| s < drop)
+            .chain(buffered)
+    }
+
     fn call<T>(
         &self,
         op: &'static str,
@@ -169,6 +230,7 @@ impl PostgresStore {
         self.stored_sender = self.next_sender;
         self.pending = Pending::default();
         self.in_flight = None;
+        self.batches_left += 1;
         self.answer = None;
     }
 
@@ -198,6 +260,7 @@ impl PostgresStore {
         self.poisoned = None;
         self.pending = Pending::default();
         self.in_flight = None;
+        self.batches_left += 1;
         self.answer = None;
         self.try_take()
     }
@@ -290,6 +353,7 @@ impl PostgresStore {
     /// whoever runs it first), then the rest.
     fn commit_now(&mut self) -> Result<(), StoreError> {
         let epoch = self.writable()?;
+        self.batches_left += 1;
         if let Some(flight) = self.in_flight.take() {
             use fix_session::store::Durable;
             flight.job.make_durable().map_err(|e| self.failed(e))?;
@@ -302,127 +366,6 @@ impl PostgresStore {
         use fix_session::store::Durable;
         job.make_durable().map_err(|e| self.failed(e))
     }
-
-    /// Reads committed messages in range (below any pending drop) into the
-    /// chunk, a page of rows at a time; `Some(seq)` when the limit stopped it
-    /// there. A page brings at most [`PAGE_BYTES`] and one row (a row holds
-    /// at most `layout::ROW_BYTES`, or one longer message) to memory, and
-    /// no more rows than the chunk has messages left to take.
-    fn read_committed(
-        &self,
-        from: u64,
-        to: u64,
-        limit: ChunkLimit,
-        chunk: &mut Chunk,
-        visit: &mut dyn FnMut(u64, &[u8]),
-    ) -> Result<Option<u64>, StoreError> {
-        let hide = [
-            self.pending.drop_from,
-            self.in_flight
-                .as_ref()
-                .and_then(|f| f.job.data.drop_from.map(from_db)),
-        ];
-        let to = match hide.iter().flatten().min() {
-            Some(0) | Some(1) => return Ok(None),
-            Some(&d) => to.min(d - 1),
-            None => to,
-        };
-        for (lo, hi) in db_ranges(from, to) {
-            if let Some(at) = self.read_range(lo, hi, (from, to), limit, chunk, visit)? {
-                return Ok(Some(at));
-            }
-        }
-        Ok(None)
-    }
-
-    /// [`read_committed`](Self::read_committed) over the bigints `lo..=hi`
-    /// (of one sign), page after page.
-    fn read_range(
-        &self,
-        mut lo: i64,
-        hi: i64,
-        range: (u64, u64),
-        limit: ChunkLimit,
-        chunk: &mut Chunk,
-        visit: &mut dyn FnMut(u64, &[u8]),
-    ) -> Result<Option<u64>, StoreError> {
-        // The row holding `lo` may start below it, not below its sign's first.
-        let mut floor = if lo >= 0 { 0 } else { i64::MIN };
-        loop {
-            // Each row holds a message at least: no more rows than the
-            // chunk can still take, and one to tell where the next chunk
-            // begins (else a full chunk costs a page of one row more).
-            let left = limit.max_messages().saturating_sub(chunk.messages);
-            let max = left.saturating_add(1).min(PAGE_ROWS);
-            let page = Page {
-                key: self.key.clone(),
-                generation: self.generation,
-                lo,
-                hi,
-                floor,
-                max: max as i64,
-                budget: PAGE_BYTES,
-            };
-            let rows = self.call("read stored messages", |reply| Request::Read {
-                page,
-                reply,
-            })?;
-            for row in &rows {
-                if let Some(at) = visit_row(row, range, limit, chunk, visit)? {
-                    return Ok(Some(at));
-                }
-            }
-            // A page cut short by neither of its limits ends the range; one
-            // that reached either goes on after its last row.
-            let bytes: usize = rows.iter().map(|r| r.bytes.len()).sum();
-            let full = rows.len() == max || bytes as i64 >= PAGE_BYTES;
-            match rows.last() {
-                Some(last) if full && last.first < hi => {
-                    lo = last.first + 1;
-                    floor = lo;
-                }
-                _ => return Ok(None),
-            }
-        }
-    }
-}
-
-/// The most rows a page of a read asks for (each holds a message at least,
-/// so a chunk of `ChunkLimit::max_messages` small messages, one a row as a
-/// paced flow stores them, is one round trip to the server, not one every
-/// four rows as it was: a resend after a takeover read 1,700 messages in
-/// 425 round trips).
-const PAGE_ROWS: usize = 1024;
-
-/// The bytes of rows a page brings at most, besides its first row (four
-/// full rows, `layout::ROW_BYTES` each): what one read holds in memory.
-pub(crate) const PAGE_BYTES: i64 = 4 * crate::layout::ROW_BYTES as i64;
-
-/// Visits a stored row's messages in `range` (and below its `valid_below`)
-/// into the chunk; `Some(seq)` when the limit stopped it there.
-fn visit_row(
-    row: &StoredRow,
-    (from, to): (u64, u64),
-    limit: ChunkLimit,
-    chunk: &mut Chunk,
-    visit: &mut dyn FnMut(u64, &[u8]),
-) -> Result<Option<u64>, StoreError> {
-    let below = row.valid_below.map_or(u64::MAX, from_db);
-    let to = if row.valid_below.is_some() {
-        to.min(below.saturating_sub(1))
-    } else {
-        to
-    };
-    for message in layout::decode(&row.bytes) {
-        let (seq, bytes) = message.map_err(|e| db_error("read stored messages", e.into()))?;
-        if seq < from || seq > to {
-            continue;
-        }
-        if !visit_one(seq, bytes, limit, chunk, visit) {
-            return Ok(Some(seq));
-        }
-    }
-    Ok(None)
 }
 
 fn nanos(t: SystemTime) -> i64 {
@@ -430,7 +373,10 @@ fn nanos(t: SystemTime) -> i64 {
         .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64)
 }
 
-fn db_error(op: &'static str, source: Box<dyn std::error::Error + Send + Sync>) -> StoreError {
+pub(crate) fn db_error(
+    op: &'static str,
+    source: Box<dyn std::error::Error + Send + Sync>,
+) -> StoreError {
     StoreError::Database {
         op,
         source: crate::error::plain(source),
@@ -443,42 +389,6 @@ fn check_seq(seq: u64) -> Result<(), StoreError> {
     } else {
         Ok(())
     }
-}
-
-/// Visits `entries` (sorted, in range) into the chunk; `Some(seq)` when the
-/// limit stopped it there.
-fn visit_buffered<'a>(
-    entries: impl Iterator<Item = (u64, &'a [u8])>,
-    limit: ChunkLimit,
-    chunk: &mut Chunk,
-    visit: &mut dyn FnMut(u64, &[u8]),
-) -> Option<u64> {
-    for (seq, bytes) in entries {
-        if !visit_one(seq, bytes, limit, chunk, visit) {
-            return Some(seq);
-        }
-    }
-    None
-}
-
-/// Visits one message into the chunk, unless the chunk is full (`false`):
-/// the first message always goes, however long.
-fn visit_one(
-    seq: u64,
-    bytes: &[u8],
-    limit: ChunkLimit,
-    chunk: &mut Chunk,
-    visit: &mut dyn FnMut(u64, &[u8]),
-) -> bool {
-    let full = chunk.messages == limit.max_messages()
-        || (chunk.messages > 0 && chunk.bytes.saturating_add(bytes.len()) > limit.max_bytes());
-    if full {
-        return false;
-    }
-    visit(seq, bytes);
-    chunk.messages += 1;
-    chunk.bytes += bytes.len();
-    true
 }
 
 impl MessageStore for PostgresStore {
@@ -553,41 +463,76 @@ impl MessageStore for PostgresStore {
         visit: &mut dyn FnMut(u64, &[u8]),
     ) -> Result<Chunk, StoreError> {
         let from = from.max(1);
-        let mut chunk = Chunk {
-            messages: 0,
-            bytes: 0,
-            resume_at: None,
-        };
-        if from > to {
-            return Ok(chunk);
-        }
-        if let Some(at) = self.read_committed(from, to, limit, &mut chunk, visit)? {
+        let mut chunk = empty_chunk();
+        if let Some(top) = self.committed_top(from, to)
+            && let Some(at) = self.reader()?.read(from, top, limit, &mut chunk, visit)?
+        {
             chunk.resume_at = Some(at);
             return Ok(chunk);
         }
-        // Then what is not committed yet: the batch in flight (less what a
-        // later drop took back), then the buffer.
-        let drop = self.pending.drop_from.unwrap_or(u64::MAX);
-        let flying = self.in_flight.as_ref().map(|f| {
-            f.job
-                .data
-                .seqs
-                .iter()
-                .copied()
-                .zip(f.job.data.bytes.iter().map(Vec::as_slice))
-        });
-        let buffered = self
-            .pending
-            .seqs
-            .iter()
-            .copied()
-            .zip(self.pending.bytes.iter().map(Vec::as_slice));
-        let all = flying
-            .into_iter()
-            .flatten()
-            .filter(|&(s, _)| s < drop)
-            .chain(buffered);
-        let in_range = all.filter(|&(s, _)| s >= from && s <= to);
+        let in_range = self.in_memory().filter(|&(s, _)| s >= from && s <= to);
+        chunk.resume_at = visit_buffered(in_range, limit, &mut chunk, visit);
+        Ok(chunk)
+    }
+
+    /// A resend's read of the committed messages runs as a job (the
+    /// database's round trips off the session's thread); what is in memory
+    /// is read when it ends.
+    fn begin_read(
+        &mut self,
+        from: u64,
+        to: u64,
+        limit: ChunkLimit,
+    ) -> Result<Option<ReadJob>, StoreError> {
+        let from = from.max(1);
+        let reader = self.reader()?;
+        let top = self.committed_top(from, to);
+        let (bound, batches_left) = (top.map_or(from, |t| t.saturating_add(1)), self.batches_left);
+        self.reads += 1;
+        Ok(Some(ReadJob::new(self.reads, from, to, move || {
+            let fetched = reader.fetch(from, top.unwrap_or(0), limit)?;
+            let begun = Begun {
+                fetched,
+                bound,
+                generation: reader.generation,
+                batches_left,
+            };
+            Ok(Box::new(begun))
+        })))
+    }
+
+    /// What the job fetched, then what is in memory from its bound on; a
+    /// job that began beside other contents of memory (a batch committed
+    /// while it ran, a reset, a reload) has the caller read again from
+    /// where it stopped.
+    fn end_read(
+        &mut self,
+        done: ReadDone,
+        limit: ChunkLimit,
+        visit: &mut dyn FnMut(u64, &[u8]),
+    ) -> Result<Chunk, StoreError> {
+        let (from, to) = (done.from().max(1), done.to());
+        let begun = done
+            .into_result()?
+            .downcast::<Begun>()
+            .map_err(|_| db_error("end a read", "the job was not a read of this store".into()))?;
+        let mut chunk = empty_chunk();
+        if begun.generation != self.generation {
+            chunk.resume_at = Some(from);
+            return Ok(chunk);
+        }
+        visit_buffered(begun.fetched.iter(), limit, &mut chunk, visit);
+        if begun.fetched.resume_at.is_some() || begun.bound > to {
+            chunk.resume_at = begun.fetched.resume_at;
+            return Ok(chunk);
+        }
+        if begun.batches_left != self.batches_left {
+            chunk.resume_at = Some(begun.fetched.last().map_or(from, |seq| seq + 1));
+            return Ok(chunk);
+        }
+        let in_range = self
+            .in_memory()
+            .filter(|&(s, _)| s >= begun.bound && s <= to);
         chunk.resume_at = visit_buffered(in_range, limit, &mut chunk, visit);
         Ok(chunk)
     }
@@ -663,6 +608,7 @@ impl MessageStore for PostgresStore {
             return Ok(());
         }
         self.in_flight = None;
+        self.batches_left += 1;
         done.into_result().map_err(|e| self.failed(e))
     }
 

@@ -172,6 +172,11 @@ struct Connection {
     /// The range our last ResendRequest asked for, until it is filled.
     resend_requested: Option<(u64, u64)>,
     serving: Option<Serving>,
+    /// The read of stored messages the resend waits for, when the store
+    /// reads off the session's thread ([`MessageStore::begin_read`]): its
+    /// job, until [`Session::take_read_job`] takes it, and which read it is.
+    read_job: Option<crate::store::ReadJob>,
+    reading: Option<Reading>,
     /// The number of the first message in `held`.
     held_from: Option<u64>,
     /// The counterparty's DefaultApplVerID (1137) from its Logon, as a code: the
@@ -204,6 +209,8 @@ impl Connection {
             syncing_to: 0,
             resend_requested: None,
             serving: None,
+            read_job: None,
+            reading: None,
             held_from: None,
             target_default_appl_ver_id: None,
             reset_received: false,
@@ -355,6 +362,15 @@ struct Serving {
     end: u64,
     /// The first number of a run to gap-fill, not yet sent.
     gap_from: Option<u64>,
+}
+
+/// A read of stored messages in flight for the resend being served: the
+/// store's job number and the part of the resend it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reading {
+    id: u64,
+    next: u64,
+    end: u64,
 }
 
 /// One FIX session, sans-IO.
@@ -737,6 +753,52 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         Ok(())
     }
 
+    /// The read of stored messages a resend waits for, when the store reads
+    /// off the session's thread ([`MessageStore::begin_read`]): run it
+    /// where blocking is allowed and give what it returned to
+    /// [`Session::end_read`]. Each job is handed out once; `None` when
+    /// there is none to run. The resend goes on only once the read ends.
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert!(s.take_read_job().is_none()); // the memory store reads at once
+    /// ```
+    pub fn take_read_job(&mut self) -> Option<crate::store::ReadJob> {
+        self.conn.read_job.take()
+    }
+
+    /// Ends a read [`Session::take_read_job`] handed out: resends what it
+    /// brought, then goes on with the resend (its next read, or what was
+    /// held behind it). A read of an earlier connection, or of a resend a
+    /// newer ResendRequest replaced, is dropped.
+    ///
+    /// ```
+    /// # use fix_session::{Application, MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # use fix_session::store::ReadJob;
+    /// # struct App;
+    /// # impl Application for App {}
+    /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// let stale = ReadJob::new(9, 1, 5, || Ok(Box::new(()))).run();
+    /// s.end_read(std::time::UNIX_EPOCH, stale, &mut App)?; // no read of this session's: dropped
+    /// assert!(s.output().is_empty());
+    /// # Ok::<(), fix_session::SessionError>(())
+    /// ```
+    pub fn end_read(
+        &mut self,
+        now: impl Into<Time>,
+        done: crate::store::ReadDone,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        self.created(app);
+        let now = self.enter(now);
+        if self.conn.state == State::Disconnected || self.conn.disconnect {
+            return Ok(());
+        }
+        self.serve_read_done(now, done, app)?;
+        self.pump(now, app)
+    }
+
     /// The bytes the sync in flight holds back: handed out through
     /// [`Session::output`] when it ends, after what is there now. Empty
     /// when no sync is in flight. A transport that writes them itself the
@@ -1092,7 +1154,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if self.conn.state == State::Disconnected || self.conn.disconnect {
             return None;
         }
-        if self.conn.serving.is_some() {
+        // A resend goes on at once, unless it waits for a read.
+        if self.conn.serving.is_some() && self.conn.reading.is_none() {
             return Some(self.now.mono);
         }
         self.conn.next_due()
@@ -1579,6 +1642,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     fn pump(&mut self, now: SystemTime, app: &mut dyn Application) -> Result<(), SessionError> {
         const OUTPUT_HIGH_WATER: usize = 256 * 1024;
         while self.conn.serving.is_some()
+            && self.conn.reading.is_none()
             && self.output.len() < OUTPUT_HIGH_WATER
             && !self.conn.disconnect
         {

@@ -10,9 +10,9 @@ use fix_core::{Message, SOH, Status};
 
 use super::event::Kind;
 use super::incoming::{i64_text, u64_text};
-use super::{Event, Serving, Session, SessionError};
+use super::{Event, Reading, Serving, Session, SessionError};
 use crate::app::{Application, Outbox, push_field, push_uint};
-use crate::store::{ChunkLimit, MessageStore};
+use crate::store::{Chunk, ChunkLimit, MessageStore, ReadDone, StoreError};
 use crate::time::Timestamp;
 
 /// What a session Reject refers to and says: the message rejected (its
@@ -417,28 +417,70 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// Serves the next chunk of the resend in progress: stored application
     /// messages again with PossDupFlag=Y and OrigSendingTime, everything else
     /// (admin messages, numbers not stored, messages the application declines)
-    /// as SequenceReset-GapFill runs.
+    /// as SequenceReset-GapFill runs. A store that reads off the session's
+    /// thread begins a read instead, which [`Session::end_read`] serves.
     pub(super) fn serve_chunk(
         &mut self,
         now: SystemTime,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        let Some(mut serving) = self.conn.serving else {
+        let Some(serving) = self.conn.serving else {
             return Ok(());
         };
+        let (from, to, limit) = (serving.next, serving.end, ChunkLimit::default());
+        if let Some(job) = self.store.begin_read(from, to, limit)? {
+            self.conn.reading = Some(Reading {
+                id: job.id(),
+                next: from,
+                end: to,
+            });
+            self.conn.read_job = Some(job);
+            return Ok(());
+        }
+        self.serve_read(now, serving, app, |store, visit| {
+            store.read_stored(from, to, limit, visit)
+        })
+    }
+
+    /// Serves what the read in flight brought, when it is still the read
+    /// the resend waits for (a ResendRequest that came meanwhile replaced
+    /// the resend: the next chunk reads for that one).
+    pub(super) fn serve_read_done(
+        &mut self,
+        now: SystemTime,
+        done: ReadDone,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        let Some(reading) = self.conn.reading.filter(|r| r.id == done.id()) else {
+            return Ok(());
+        };
+        self.conn.reading = None;
+        match self.conn.serving {
+            Some(serving) if (serving.next, serving.end) == (reading.next, reading.end) => self
+                .serve_read(now, serving, app, |store, visit| {
+                    store.end_read(done, ChunkLimit::default(), visit)
+                }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Resends the messages `read` visits, gap-fills what it skips, and
+    /// moves the resend on to where the read says to continue.
+    fn serve_read(
+        &mut self,
+        now: SystemTime,
+        mut serving: Serving,
+        app: &mut dyn Application,
+        read: impl FnOnce(&mut S, &mut dyn FnMut(u64, &[u8])) -> Result<Chunk, StoreError>,
+    ) -> Result<(), SessionError> {
         let mut chunk = std::mem::take(&mut self.resend_chunk);
         let mut index = std::mem::take(&mut self.resend_index);
         chunk.clear();
         index.clear();
-        let read = self.store.read_stored(
-            serving.next,
-            serving.end,
-            ChunkLimit::default(),
-            &mut |seq, bytes| {
-                chunk.extend_from_slice(bytes);
-                index.push((seq, chunk.len()));
-            },
-        );
+        let read = read(&mut self.store, &mut |seq, bytes| {
+            chunk.extend_from_slice(bytes);
+            index.push((seq, chunk.len()));
+        });
         let result = read.map_err(SessionError::from).and_then(|got| {
             let mut start = 0;
             for &(seq, end) in &index {
@@ -446,7 +488,14 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 start = end;
             }
             match got.resume_at {
-                Some(next) => serving.next = next,
+                // The numbers up to the next stored one are not stored:
+                // gap-filled with the next run.
+                Some(next) => {
+                    if next > serving.next {
+                        serving.gap_from.get_or_insert(serving.next);
+                    }
+                    serving.next = next;
+                }
                 None => {
                     let gap_from = serving.gap_from.unwrap_or(serving.next);
                     if gap_from <= serving.end {

@@ -22,7 +22,7 @@ pub mod helpers;
 use std::time::{Duration, SystemTime};
 
 use crate::{ChunkLimit, Direction, MAX_MESSAGE_LEN, MessageStore, StoreError};
-use helpers::{message, read_all};
+use helpers::{message, read_all, read_all_off_thread};
 
 /// What a store holds, to compare before and after a reopen: its next
 /// sender and target numbers, its creation time and every stored message.
@@ -61,6 +61,8 @@ macro_rules! with_store_cases {
             an_answer_is_kept_with_its_advance,
             an_abandoned_answer_leaves_the_numbers_as_its_messages,
             a_sync_begun_elsewhere_covers_what_was_taken_before_it,
+            a_read_while_a_sync_runs_visits_each_message_once,
+            a_read_off_the_thread_visits_each_message_once,
             refresh_keeps_what_was_stored,
         );
     };
@@ -379,6 +381,75 @@ pub fn a_sync_begun_elsewhere_covers_what_was_taken_before_it(store: &mut dyn Me
     assert!(!store.pending_sync());
     assert_eq!((store.next_sender_seq(), store.next_target_seq()), (3, 2));
     assert_eq!(stored(store), [(1, message(1, 8)), (2, message(2, 8))]);
+}
+
+/// Case: a resend's read while a sync is in flight visits every message
+/// once, in order: those durable before, those the sync carries (which a
+/// remote store may have committed by the time it reads) and those taken
+/// after it.
+pub fn a_read_while_a_sync_runs_visits_each_message_once(store: &mut dyn MessageStore) {
+    for seq in 1..=2 {
+        store.store(seq, &message(seq, 10)).unwrap();
+    }
+    store.sync().unwrap();
+    for seq in 3..=4 {
+        store.store(seq, &message(seq, 10)).unwrap();
+    }
+    let job = store.begin_sync().unwrap();
+    store.store(5, &message(5, 10)).unwrap();
+    let all: Vec<_> = (1..=5).map(|s| (s, message(s, 10))).collect();
+    assert_eq!(stored(store), all, "read with the sync in flight");
+    if let Some(job) = job {
+        let done = std::thread::spawn(move || job.run()).join().unwrap();
+        store.end_sync(done).unwrap();
+    }
+    assert_eq!(stored(store), all, "read after it ended");
+    store.sync().unwrap();
+    assert_eq!(stored(store), all, "read once all is durable");
+}
+
+/// Case: a resend's read begun to run off the session's thread
+/// ([`MessageStore::begin_read`]) visits what a read at once does, each
+/// message once and in order, in small chunks, whatever the store does
+/// while the job runs: a sync in flight that ends, messages taken after
+/// the read began.
+pub fn a_read_off_the_thread_visits_each_message_once(store: &mut dyn MessageStore) {
+    let limit = ChunkLimit::new(2, 64 * 1024);
+    for seq in 1..=3 {
+        store.store(seq, &message(seq, 11)).unwrap();
+    }
+    store.sync().unwrap();
+    for seq in 4..=6 {
+        store.store(seq, &message(seq, 11)).unwrap();
+    }
+    let job = store.begin_sync().unwrap();
+    store.store(7, &message(7, 11)).unwrap();
+    let upto = |n: u64| -> Vec<_> { (1..=n).map(|s| (s, message(s, 11))).collect() };
+    let read = read_all_off_thread(store, 1, u64::MAX, limit, &mut |_| {});
+    assert_eq!(read, upto(7), "with the sync in flight");
+    // The sync ends, and more is stored and synced, while a read runs.
+    let mut job = job;
+    let read = read_all_off_thread(store, 1, u64::MAX, limit, &mut |store| {
+        if let Some(job) = job.take() {
+            let done = std::thread::spawn(move || job.run()).join().unwrap();
+            store.end_sync(done).unwrap();
+        }
+        store.store(8, &message(8, 11)).unwrap();
+        store.sync().unwrap();
+    });
+    assert!(
+        read == upto(8) || read == upto(7),
+        "{:?}",
+        read.iter().map(|(s, _)| s).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        read_all_off_thread(store, 1, u64::MAX, limit, &mut |_| {}),
+        upto(8)
+    );
+    assert_eq!(
+        read_all_off_thread(store, 5, 6, limit, &mut |_| {}),
+        upto(6)[4..]
+    );
 }
 
 /// Case: `refresh` (QuickFIX's RefreshOnLogon) of a store this process

@@ -46,6 +46,7 @@ mod file;
 mod inspect;
 mod lock;
 mod memory;
+mod read;
 mod record;
 mod recover;
 mod shared;
@@ -57,6 +58,7 @@ pub use error::{Direction, IoOperation, StoreError};
 pub use file::{FileOptions, FileStore, SyncPolicy, TornTail};
 pub use inspect::{RecordCounts, StoreLog, file_sessions, sessions};
 pub use memory::MemoryStore;
+pub use read::{Fetched, ReadDone, ReadJob};
 pub use shared::{
     MAX_HOOKS_A_SYNC, SHADOW_SIZE, SHARED_LOG_DIR, SharedLog, SharedLogOptions, SharedStore,
     UNASKED_SYNC_AFTER, WeakSharedLog,
@@ -256,6 +258,61 @@ pub trait MessageStore {
         limit: ChunkLimit,
         visit: &mut dyn FnMut(u64, &[u8]),
     ) -> Result<Chunk, StoreError>;
+
+    /// Begins what [`read_stored`](Self::read_stored) does for `from..=to`
+    /// as a job to run off the caller's thread: a store whose reads wait on
+    /// a network (a database) returns one, so that a resend's round trips
+    /// block a thread made for waiting, not the runtime thread the session
+    /// runs on. The default, `None`, says the store reads at once: call
+    /// `read_stored`. The job's [`ReadDone`] goes to
+    /// [`end_read`](Self::end_read); a job whose end is never asked for
+    /// (the connection ended) leaves nothing behind.
+    ///
+    /// ```
+    /// use fix_session::{ChunkLimit, MemoryStore, MessageStore};
+    /// let mut store = MemoryStore::new();
+    /// assert!(store.begin_read(1, 10, ChunkLimit::default())?.is_none()); // reads at once
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    fn begin_read(
+        &mut self,
+        from: u64,
+        to: u64,
+        limit: ChunkLimit,
+    ) -> Result<Option<ReadJob>, StoreError> {
+        let _ = (from, to, limit);
+        Ok(None)
+    }
+
+    /// Ends a read [`begin_read`](Self::begin_read) began, with what its job
+    /// returned: visits, in order, what `read_stored` would have visited of
+    /// the job's range (what the job fetched, then what the store holds that
+    /// the job could not see) and says where to continue, as `read_stored`
+    /// does. [`Chunk::resume_at`] may name a number the visit has not
+    /// reached yet when the store's contents moved on while the job ran:
+    /// the caller reads again from there. The default reads again at once.
+    ///
+    /// ```
+    /// use fix_session::store::ReadJob;
+    /// use fix_session::{ChunkLimit, MemoryStore, MessageStore};
+    /// let mut store = MemoryStore::new();
+    /// store.store(1, b"35=D")?;
+    /// let done = ReadJob::new(1, 1, 5, || Ok(Box::new(()))).run();
+    /// let mut seen = Vec::new();
+    /// let chunk = store.end_read(done, ChunkLimit::default(), &mut |seq, _| seen.push(seq))?;
+    /// assert_eq!((seen, chunk.resume_at), (vec![1], None));
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    fn end_read(
+        &mut self,
+        done: ReadDone,
+        limit: ChunkLimit,
+        visit: &mut dyn FnMut(u64, &[u8]),
+    ) -> Result<Chunk, StoreError> {
+        let (from, to) = (done.from(), done.to());
+        done.into_result()?;
+        self.read_stored(from, to, limit, visit)
+    }
 
     /// Starts the session afresh: both sequence numbers back to 1, every message
     /// dropped, and `now` the new creation time.
@@ -484,6 +541,22 @@ impl<S: MessageStore + ?Sized> MessageStore for Box<S> {
         visit: &mut dyn FnMut(u64, &[u8]),
     ) -> Result<Chunk, StoreError> {
         (**self).read_stored(from, to, limit, visit)
+    }
+    fn begin_read(
+        &mut self,
+        from: u64,
+        to: u64,
+        limit: ChunkLimit,
+    ) -> Result<Option<ReadJob>, StoreError> {
+        (**self).begin_read(from, to, limit)
+    }
+    fn end_read(
+        &mut self,
+        done: ReadDone,
+        limit: ChunkLimit,
+        visit: &mut dyn FnMut(u64, &[u8]),
+    ) -> Result<Chunk, StoreError> {
+        (**self).end_read(done, limit, visit)
     }
     fn reset(&mut self, now: SystemTime) -> Result<(), StoreError> {
         (**self).reset(now)
