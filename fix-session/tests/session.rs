@@ -596,6 +596,61 @@ fn a_logon_expecting_a_number_never_sent_is_refused() {
     assert_ne!(p.acc.state(), State::LoggedOn);
 }
 
+/// A stored order numbered `seq`, as the acceptor BROKER sent it.
+fn stored_order(seq: u64) -> Vec<u8> {
+    msg(&[
+        (35, "D"),
+        (34, &seq.to_string()),
+        (49, "BROKER"),
+        (52, "20260921-14:13:20"),
+        (56, "CLIENT"),
+        (11, &format!("ORD{seq}")),
+        (21, "1"),
+        (55, "X"),
+        (54, "1"),
+        (60, "20260921-14:13:20"),
+        (40, "1"),
+    ])
+}
+
+/// A resend whose chunk ends just before numbers never stored (the sender
+/// number jumped) gap-fills them before the next stored message: the
+/// counterparty gets every number once.
+#[test]
+fn a_resend_chunk_that_ends_before_a_jump_gap_fills_it() {
+    let mut store = MemoryStore::new();
+    let per_chunk = fix_session::ChunkLimit::default().max_messages() as u64;
+    for seq in 1..=per_chunk {
+        store.store(seq, &stored_order(seq)).unwrap();
+    }
+    let after = per_chunk + 16;
+    store.set_next_sender_seq(after).unwrap();
+    store.store(after, &stored_order(after)).unwrap();
+    let (_, ac) = configs();
+    let mut acc = fix_session::Session::new(ac, store, &fix44::DICTIONARY);
+    let mut app = Recorder::default();
+    acc.connected(t0(), &mut app).unwrap();
+    acc.handle_bytes(t0(), &logon_expecting(1, 1), &mut app)
+        .unwrap();
+    let mut sent = Vec::new();
+    for _ in 0..10 {
+        sent.extend(split(acc.output()));
+        acc.consume_output(acc.output().len());
+        acc.handle_timeout(t0(), &mut app).unwrap();
+    }
+    // Each number from 1 on: a message's own, or the run a gap fill covers.
+    let mut next = 1;
+    for m in &sent[1..] {
+        assert_eq!(get(m, 34), Some(next.to_string()), "{:?}", get(m, 35));
+        next = match get(m, 123).as_deref() {
+            Some("Y") => get(m, 36).unwrap().parse().unwrap(),
+            _ => next + 1,
+        };
+    }
+    assert_eq!(next, after + 1, "every number below the Logon's");
+    assert_eq!(get(&sent[0], 34), Some((after + 1).to_string()));
+}
+
 /// A memory store that reads as a remote store does: a resend's read is a
 /// job the driver runs off the session's thread (here, the test's hands).
 struct ReadsOffThread(MemoryStore);
@@ -664,20 +719,7 @@ impl MessageStore for ReadsOffThread {
 fn a_resend_from_a_store_that_reads_off_the_thread_waits_for_each_read() {
     let mut store = ReadsOffThread(MemoryStore::new());
     for seq in 1..=100u64 {
-        let order = msg(&[
-            (35, "D"),
-            (34, &seq.to_string()),
-            (49, "BROKER"),
-            (52, "20260921-14:13:20"),
-            (56, "CLIENT"),
-            (11, &format!("ORD{seq}")),
-            (21, "1"),
-            (55, "X"),
-            (54, "1"),
-            (60, "20260921-14:13:20"),
-            (40, "1"),
-        ]);
-        store.store(seq, &order).unwrap();
+        store.store(seq, &stored_order(seq)).unwrap();
     }
     let (_, ac) = configs();
     let mut acc = fix_session::Session::new(ac, store, &fix44::DICTIONARY);
