@@ -1,11 +1,18 @@
 //! The engine's two clocks, read together for every session input: the wall
 //! clock (SendingTime, logs, schedules) and the monotonic clock every session
 //! deadline runs on, counted from the engine process's first reading.
+//!
+//! The monotonic clock is tokio's, as every timer of the engine is: a test
+//! on a runtime whose time is paused (`#[tokio::test(start_paused = true)]`,
+//! tokio's `test-util` feature) runs the engine's heartbeats, timeouts and
+//! reconnect pauses in virtual time, without sleeping. Without `test-util`,
+//! tokio's clock is the system's monotonic clock.
 
 use std::sync::OnceLock;
-use std::time::{Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use fix_session::Time;
+use tokio::time::Instant;
 
 /// The monotonic clock's origin: the first time it was read.
 fn origin() -> Instant {
@@ -15,17 +22,17 @@ fn origin() -> Instant {
 
 /// Now, on both clocks.
 pub(crate) fn now() -> Time {
-    let origin = origin();
-    Time::new(SystemTime::now(), Instant::now().duration_since(origin))
+    Time::new(SystemTime::now(), mono())
 }
 
 /// Now, on the monotonic clock alone (what a queued message is stamped with).
-pub(crate) fn mono() -> std::time::Duration {
-    Instant::now().duration_since(origin())
+/// A runtime whose paused clock began before the process's first reading
+/// (another test's) reads zero until its clock passes it.
+pub(crate) fn mono() -> Duration {
+    Instant::now().saturating_duration_since(origin())
 }
 
 /// The instant a session deadline (its monotonic reading) falls at.
-pub(crate) fn instant_of(t: Time) -> tokio::time::Instant {
-    let at = origin().checked_add(t.mono).unwrap_or_else(Instant::now);
-    tokio::time::Instant::from_std(at)
+pub(crate) fn instant_of(t: Time) -> Instant {
+    origin().checked_add(t.mono).unwrap_or_else(Instant::now)
 }

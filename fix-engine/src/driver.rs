@@ -18,7 +18,7 @@ use std::task::{Context, Poll};
 use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
-use fix_session::store::{ReadDone, ReadJob, SyncDone, SyncJob, SyncWait};
+use fix_session::store::{ReadDone, ReadJob, ReadRange, SyncDone, SyncJob, SyncWait};
 
 use crate::wake_hub::Via;
 use fix_session::{
@@ -912,16 +912,14 @@ async fn sync_ended(syncing: &mut Option<Syncing>, via: &Arc<Via>) -> SyncDone {
 /// thread, so that a remote store's round trips hold neither the runtime's
 /// thread nor the other sessions on it.
 struct Reading {
-    id: u64,
-    range: (u64, u64),
+    range: ReadRange,
     task: JoinHandle<ReadDone>,
 }
 
 /// Runs a read job the session handed out on a blocking thread.
 fn start_read(job: ReadJob) -> Reading {
     Reading {
-        id: job.id(),
-        range: (job.from(), job.to()),
+        range: job.range(),
         task: tokio::task::spawn_blocking(move || job.run()),
     }
 }
@@ -931,7 +929,7 @@ async fn read_ended(reading: &mut Option<Reading>) -> ReadDone {
     match reading {
         Some(r) => (&mut r.task)
             .await
-            .unwrap_or_else(|e| ReadDone::failed(r.id, r.range.0, r.range.1, e)),
+            .unwrap_or_else(|e| ReadDone::failed(r.range, e)),
         None => std::future::pending().await,
     }
 }

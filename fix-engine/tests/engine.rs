@@ -956,7 +956,8 @@ async fn an_acceptor_on_port_0_listens_where_local_addrs_says() {
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
 }
 
-#[tokio::test]
+/// On the paused clock: the heartbeats come in virtual time, not slept.
+#[tokio::test(start_paused = true)]
 async fn idle_sessions_keep_each_other_alive_with_heartbeats() {
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C11");
@@ -1107,9 +1108,9 @@ async fn a_log_that_cannot_be_opened_is_an_error_at_start() {
 
 /// After a dropped connection the initiator waits ReconnectInterval before it
 /// connects again, every time; after refused connections it keeps trying
-/// until the counterparty listens. Lower bounds only: a sleep never ends
-/// early, however loaded the machine.
-#[tokio::test]
+/// until the counterparty listens. On the paused clock: the pauses pass in
+/// virtual time, and each is measured on it.
+#[tokio::test(start_paused = true)]
 async fn the_initiator_waits_reconnect_interval_between_attempts() {
     const INTERVAL: Duration = Duration::from_millis(300);
     // Nothing listens yet: the first attempts are refused (the port is
@@ -1135,7 +1136,7 @@ async fn the_initiator_waits_reconnect_interval_between_attempts() {
             .await
             .expect("the initiator connects again")
             .unwrap();
-        accepted.push(std::time::Instant::now());
+        accepted.push(tokio::time::Instant::now());
         drop(stream);
     }
     for pair in accepted.windows(2) {
@@ -1269,4 +1270,75 @@ async fn a_refused_logon_sends_the_next_attempt_to_the_backup_host() {
     );
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+/// A counterparty that logs on (HeartBtInt=30) and then says nothing: the
+/// engine sends a Heartbeat after 30 s of its own silence, a TestRequest
+/// after 36 s of the counterparty's, and at 72 s a Logout
+/// (SendLogoutBeforeDisconnectFromTimeout=Y) before it closes the
+/// connection. On the paused clock: QuickFIX's intervals in virtual time,
+/// each message's time measured on it.
+#[tokio::test(start_paused = true)]
+async fn a_silent_counterparty_is_tested_then_logged_out_on_the_engine_s_timers() {
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = start(
+        [acceptor("EXEC", "C12", 0).set("SendLogoutBeforeDisconnectFromTimeout", "Y")],
+        &tx,
+        false,
+    )
+    .await;
+    let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port_of(&acc)))
+        .await
+        .unwrap();
+    raw.write_all(&logon("C12", "EXEC")).await.unwrap();
+    let began = tokio::time::Instant::now();
+    let (mut got, mut buf) = (Vec::new(), Vec::new());
+    loop {
+        let mut chunk = [0u8; 1024];
+        let n = tokio::time::timeout(Duration::from_secs(300), raw.read(&mut chunk))
+            .await
+            .expect("the engine closes the connection")
+            .unwrap();
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        let at = began.elapsed().as_secs();
+        while let Some(end) = frame_len(&buf) {
+            let msg: Vec<u8> = buf.drain(..end).collect();
+            got.push((field(&msg, 35), field(&msg, 58), at));
+        }
+    }
+    let closed = began.elapsed().as_secs();
+    let kinds: Vec<&str> = got.iter().map(|(t, _, _)| t.as_str()).collect();
+    assert_eq!(kinds, ["A", "0", "1", "5"], "{got:?}");
+    assert_eq!(got[1].2, 30, "the Heartbeat after 30 s");
+    assert_eq!(got[2].2, 36, "the TestRequest after 1.2 intervals");
+    assert_eq!(
+        got[3],
+        ("5".into(), "Timed out waiting for heartbeat".into(), 72)
+    );
+    assert_eq!(closed, 72);
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+/// The length of the whole message `buf` starts with, once its CheckSum
+/// (`<SOH>10=nnn<SOH>`) is in.
+fn frame_len(buf: &[u8]) -> Option<usize> {
+    buf.windows(4)
+        .position(|w| w == b"\x0110=")
+        .map(|at| at + 8)
+        .filter(|&end| end <= buf.len())
+}
+
+/// The value of `tag` in a raw message, empty when absent.
+fn field(msg: &[u8], tag: u32) -> String {
+    let key = format!("\x01{tag}=");
+    let text = String::from_utf8_lossy(msg);
+    text.find(&key)
+        .map(|at| {
+            let rest = &text[at + key.len()..];
+            rest[..rest.find('\x01').unwrap_or(rest.len())].to_owned()
+        })
+        .unwrap_or_default()
 }

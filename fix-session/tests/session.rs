@@ -689,7 +689,8 @@ impl MessageStore for ReadsOffThread {
         to: u64,
         _: fix_session::ChunkLimit,
     ) -> Result<Option<fix_session::store::ReadJob>, fix_session::StoreError> {
-        let job = fix_session::store::ReadJob::new(from, from, to, || Ok(Box::new(())));
+        let range = fix_session::store::ReadRange { id: from, from, to };
+        let job = fix_session::store::ReadJob::new(range, || Ok(Box::new(())));
         Ok(Some(job))
     }
     fn end_read(

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
-use fix_session::store::{ReadDone, ReadJob, SyncDone, SyncJob};
+use fix_session::store::{ReadDone, ReadJob, ReadRange, SyncDone, SyncJob};
 use fix_session::{Chunk, ChunkLimit, MessageStore, StoreError};
 
 use crate::batch::{BatchJob, BatchParams, Pending};
@@ -489,7 +489,12 @@ impl MessageStore for PostgresStore {
         let top = self.committed_top(from, to);
         let (bound, batches_left) = (top.map_or(from, |t| t.saturating_add(1)), self.batches_left);
         self.reads += 1;
-        Ok(Some(ReadJob::new(self.reads, from, to, move || {
+        let range = ReadRange {
+            id: self.reads,
+            from,
+            to,
+        };
+        Ok(Some(ReadJob::new(range, move || {
             let fetched = reader.fetch(from, top.unwrap_or(0), limit)?;
             let begun = Begun {
                 fetched,
@@ -511,7 +516,7 @@ impl MessageStore for PostgresStore {
         limit: ChunkLimit,
         visit: &mut dyn FnMut(u64, &[u8]),
     ) -> Result<Chunk, StoreError> {
-        let (from, to) = (done.from().max(1), done.to());
+        let (from, to) = (done.range().from.max(1), done.range().to);
         let begun = done
             .into_result()?
             .downcast::<Begun>()

@@ -209,11 +209,15 @@ impl SessionBuilder {
         }
     }
 
-    /// An application's own setting (QuickFIX's `SessionSettings` holds any
-    /// key), readable with [`SessionSettings::get`]; the engine does not read
-    /// it. A key of the engine's (give it through its method instead, or, for
-    /// one the engine does not apply, why) or a slip from one is an error from
-    /// [`build`](Self::build).
+    /// A setting as a settings file's line gives it: a key that sets one
+    /// field of the session's config (`SendLogoutBeforeDisconnectFromTimeout`,
+    /// `ResetOnLogon`, ...; docs/settings.md's "sets" column names the
+    /// field), read and checked as a file's value is; or an application's
+    /// own setting (QuickFIX's `SessionSettings` holds any key), readable
+    /// with [`SessionSettings::get`], which the engine does not read. A
+    /// value of the wrong type, another key of the engine's (give it through
+    /// its method instead, or, for one the engine does not apply, why) or a
+    /// slip from one is an error from [`build`](Self::build).
     ///
     /// ```
     /// # use fix_engine::config::SessionBuilder;
@@ -228,16 +232,43 @@ impl SessionBuilder {
     ///     .build()
     ///     .unwrap_err();
     /// assert_eq!(err.to_string(), "CheakLatency: did you mean CheckLatency?");
+    /// // A key that sets one field of the session's config, as a file's line:
+    /// let s = SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1"))
+    ///     .socket_accept_port(5001)
+    ///     .set("SendLogoutBeforeDisconnectFromTimeout", "Y")
+    ///     .build()?;
+    /// assert!(s.session.send_logout_before_timeout_disconnect);
     /// let err = SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1"))
     ///     .socket_accept_port(5001)
-    ///     .set("ResetOnLogon", "Y")
+    ///     .set("ResetOnLogon", "maybe")
     ///     .build()
     ///     .unwrap_err();
-    /// assert_eq!(err.to_string(), "ResetOnLogon: a setting of the engine: give it through its SessionBuilder method");
+    /// assert_eq!(err.key(), Some("ResetOnLogon"));
+    /// // Other keys of the engine's have their own methods.
+    /// let err = SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1"))
+    ///     .socket_accept_port(5001)
+    ///     .set("SocketNodelay", "Y")
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert_eq!(err.to_string(), "SocketNodelay: a setting of the engine: give it through its SessionBuilder method");
     /// # Ok::<(), fix_engine::config::ConfigError>(())
     /// ```
     pub fn set(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         let key = key.into();
+        let value = value.into();
+        // A key that sets one field of the session's config is read here as
+        // a file's line is: its row is all it needs, no setter of its own.
+        if let Lookup::Known(Key::Fixed(fixed)) = lookup(&key)
+            && fixed.info().apply.is_some()
+        {
+            return match super::value::parse(fixed.info().value, &value) {
+                Ok(parsed) => self.with(fixed, parsed),
+                Err(kind) => {
+                    self.pending.get_or_insert(ConfigError::keyed(key, kind));
+                    self
+                }
+            };
+        }
         let problem = match lookup(&key) {
             Lookup::Unknown => None,
             Lookup::Misspelt(suggestion) => Some(ErrorKind::Misspelt { suggestion }),
@@ -264,7 +295,7 @@ impl SessionBuilder {
             return self;
         }
         self.raw.retain(|(k, _)| !k.eq_ignore_ascii_case(&key));
-        self.raw.push((key, value.into()));
+        self.raw.push((key, value));
         self
     }
 

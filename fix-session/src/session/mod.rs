@@ -176,7 +176,7 @@ struct Connection {
     /// reads off the session's thread ([`MessageStore::begin_read`]): its
     /// job, until [`Session::take_read_job`] takes it, and which read it is.
     read_job: Option<crate::store::ReadJob>,
-    reading: Option<Reading>,
+    reading: Option<crate::store::ReadRange>,
     /// The number of the first message in `held`.
     held_from: Option<u64>,
     /// The counterparty's DefaultApplVerID (1137) from its Logon, as a code: the
@@ -362,15 +362,6 @@ struct Serving {
     end: u64,
     /// The first number of a run to gap-fill, not yet sent.
     gap_from: Option<u64>,
-}
-
-/// A read of stored messages in flight for the resend being served: the
-/// store's job number and the part of the resend it reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Reading {
-    id: u64,
-    next: u64,
-    end: u64,
 }
 
 /// One FIX session, sans-IO.
@@ -775,11 +766,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ///
     /// ```
     /// # use fix_session::{Application, MemoryStore, Role, Session, SessionConfig, SessionId};
-    /// # use fix_session::store::ReadJob;
+    /// # use fix_session::store::{ReadJob, ReadRange};
     /// # struct App;
     /// # impl Application for App {}
     /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
-    /// let stale = ReadJob::new(9, 1, 5, || Ok(Box::new(()))).run();
+    /// let stale = ReadJob::new(ReadRange { id: 9, from: 1, to: 5 }, || Ok(Box::new(()))).run();
     /// s.end_read(std::time::UNIX_EPOCH, stale, &mut App)?; // no read of this session's: dropped
     /// assert!(s.output().is_empty());
     /// # Ok::<(), fix_session::SessionError>(())

@@ -10,7 +10,7 @@ use fix_core::{Message, SOH, Status};
 
 use super::event::Kind;
 use super::incoming::{i64_text, u64_text};
-use super::{Event, Reading, Serving, Session, SessionError};
+use super::{Event, Serving, Session, SessionError};
 use crate::app::{Application, Outbox, push_field, push_uint};
 use crate::store::{Chunk, ChunkLimit, MessageStore, ReadDone, StoreError};
 use crate::time::Timestamp;
@@ -429,11 +429,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         };
         let (from, to, limit) = (serving.next, serving.end, ChunkLimit::default());
         if let Some(job) = self.store.begin_read(from, to, limit)? {
-            self.conn.reading = Some(Reading {
-                id: job.id(),
-                next: from,
-                end: to,
-            });
+            self.conn.reading = Some(job.range());
             self.conn.read_job = Some(job);
             return Ok(());
         }
@@ -451,12 +447,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         done: ReadDone,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        let Some(reading) = self.conn.reading.filter(|r| r.id == done.id()) else {
+        let Some(reading) = self.conn.reading.filter(|r| r.id == done.range().id) else {
             return Ok(());
         };
         self.conn.reading = None;
         match self.conn.serving {
-            Some(serving) if (serving.next, serving.end) == (reading.next, reading.end) => self
+            Some(serving) if (serving.next, serving.end) == (reading.from, reading.to) => self
                 .serve_read(now, serving, app, |store, visit| {
                     store.end_read(done, ChunkLimit::default(), visit)
                 }),

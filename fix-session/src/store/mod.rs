@@ -58,7 +58,7 @@ pub use error::{Direction, IoOperation, StoreError};
 pub use file::{FileOptions, FileStore, SyncPolicy, TornTail};
 pub use inspect::{RecordCounts, StoreLog, file_sessions, sessions};
 pub use memory::MemoryStore;
-pub use read::{Fetched, ReadDone, ReadJob};
+pub use read::{Fetched, ReadDone, ReadJob, ReadRange};
 pub use shared::{
     MAX_HOOKS_A_SYNC, SHADOW_SIZE, SHARED_LOG_DIR, SharedLog, SharedLogOptions, SharedStore,
     UNASKED_SYNC_AFTER, WeakSharedLog,
@@ -293,11 +293,11 @@ pub trait MessageStore {
     /// the caller reads again from there. The default reads again at once.
     ///
     /// ```
-    /// use fix_session::store::ReadJob;
+    /// use fix_session::store::{ReadJob, ReadRange};
     /// use fix_session::{ChunkLimit, MemoryStore, MessageStore};
     /// let mut store = MemoryStore::new();
     /// store.store(1, b"35=D")?;
-    /// let done = ReadJob::new(1, 1, 5, || Ok(Box::new(()))).run();
+    /// let done = ReadJob::new(ReadRange { id: 1, from: 1, to: 5 }, || Ok(Box::new(()))).run();
     /// let mut seen = Vec::new();
     /// let chunk = store.end_read(done, ChunkLimit::default(), &mut |seq, _| seen.push(seq))?;
     /// assert_eq!((seen, chunk.resume_at), (vec![1], None));
@@ -309,9 +309,9 @@ pub trait MessageStore {
         limit: ChunkLimit,
         visit: &mut dyn FnMut(u64, &[u8]),
     ) -> Result<Chunk, StoreError> {
-        let (from, to) = (done.from(), done.to());
+        let range = done.range();
         done.into_result()?;
-        self.read_stored(from, to, limit, visit)
+        self.read_stored(range.from, range.to, limit, visit)
     }
 
     /// Starts the session afresh: both sequence numbers back to 1, every message

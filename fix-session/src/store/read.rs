@@ -16,43 +16,48 @@ use std::any::Any;
 
 use super::StoreError;
 
+/// Which read: the store's number for it (so that the session matches its
+/// end to its begin) and the numbers `from..=to` it asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadRange {
+    /// The store's count of its reads.
+    pub id: u64,
+    /// The first number asked for.
+    pub from: u64,
+    /// The last number asked for.
+    pub to: u64,
+}
+
 /// A read of stored messages the store began: [`run`](Self::run) it where
 /// blocking is allowed (a blocking thread of the runtime), then give the
 /// [`ReadDone`] to the session.
 ///
 /// ```
-/// use fix_session::store::{Fetched, ReadJob};
-/// let job = ReadJob::new(7, 3, 9, || {
+/// use fix_session::store::{Fetched, ReadJob, ReadRange};
+/// let range = ReadRange { id: 7, from: 3, to: 9 };
+/// let job = ReadJob::new(range, || {
 ///     let mut fetched = Fetched::default();
 ///     fetched.push(3, b"35=D");
 ///     Ok(Box::new(fetched))
 /// });
-/// assert_eq!((job.id(), job.from(), job.to()), (7, 3, 9));
-/// let done = job.run();
-/// assert_eq!((done.id(), done.from(), done.to()), (7, 3, 9));
+/// assert_eq!(job.range(), range);
+/// assert_eq!(job.run().range(), range);
 /// ```
 pub struct ReadJob {
-    id: u64,
-    from: u64,
-    to: u64,
+    range: ReadRange,
     run: Box<dyn FnOnce() -> Result<Box<dyn Any + Send>, StoreError> + Send>,
 }
 
 impl ReadJob {
-    /// A job numbered `id` (the store's count, so that the session matches
-    /// its end to its begin) over the numbers `from..=to`, doing `run`. What
-    /// `run` returns is the store's own: only its
-    /// [`end_read`](crate::MessageStore::end_read) looks inside.
+    /// A job over `range`, doing `run`. What `run` returns is the store's
+    /// own: only its [`end_read`](crate::MessageStore::end_read) looks
+    /// inside.
     pub fn new(
-        id: u64,
-        from: u64,
-        to: u64,
+        range: ReadRange,
         run: impl FnOnce() -> Result<Box<dyn Any + Send>, StoreError> + Send + 'static,
     ) -> Self {
         ReadJob {
-            id,
-            from,
-            to,
+            range,
             run: Box::new(run),
         }
     }
@@ -60,35 +65,21 @@ impl ReadJob {
     /// Reads: call it where blocking is allowed.
     pub fn run(self) -> ReadDone {
         ReadDone {
-            id: self.id,
-            from: self.from,
-            to: self.to,
+            range: self.range,
             result: (self.run)(),
         }
     }
 
-    /// The job's number.
-    pub fn id(&self) -> u64 {
-        self.id
-    }
-
-    /// The first number the read asks for.
-    pub fn from(&self) -> u64 {
-        self.from
-    }
-
-    /// The last number the read asks for.
-    pub fn to(&self) -> u64 {
-        self.to
+    /// Which read it is.
+    pub fn range(&self) -> ReadRange {
+        self.range
     }
 }
 
 impl std::fmt::Debug for ReadJob {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReadJob")
-            .field("id", &self.id)
-            .field("from", &self.from)
-            .field("to", &self.to)
+            .field("range", &self.range)
             .finish_non_exhaustive()
     }
 }
@@ -98,45 +89,31 @@ impl std::fmt::Debug for ReadJob {
 /// failed.
 ///
 /// ```
-/// use fix_session::store::ReadDone;
-/// let lost = ReadDone::failed(2, 1, 5, "the blocking thread panicked");
-/// assert_eq!(lost.id(), 2);
+/// use fix_session::store::{ReadDone, ReadRange};
+/// let lost = ReadDone::failed(ReadRange { id: 2, from: 1, to: 5 }, "the blocking thread panicked");
+/// assert_eq!(lost.range().id, 2);
 /// assert!(lost.into_result().is_err());
 /// ```
 pub struct ReadDone {
-    id: u64,
-    from: u64,
-    to: u64,
+    range: ReadRange,
     result: Result<Box<dyn Any + Send>, StoreError>,
 }
 
 impl ReadDone {
     /// A read whose job was lost before it returned (its thread panicked,
     /// or the runtime shut down).
-    pub fn failed(id: u64, from: u64, to: u64, why: impl std::fmt::Display) -> Self {
+    pub fn failed(range: ReadRange, why: impl std::fmt::Display) -> Self {
         ReadDone {
-            id,
-            from,
-            to,
+            range,
             result: Err(StoreError::SyncLost {
                 why: format!("a read of stored messages was lost: {why}"),
             }),
         }
     }
 
-    /// The number of the job that returned it.
-    pub fn id(&self) -> u64 {
-        self.id
-    }
-
-    /// The first number the read asked for.
-    pub fn from(&self) -> u64 {
-        self.from
-    }
-
-    /// The last number the read asked for.
-    pub fn to(&self) -> u64 {
-        self.to
+    /// Which read it was.
+    pub fn range(&self) -> ReadRange {
+        self.range
     }
 
     /// What the job returned.
@@ -148,9 +125,7 @@ impl ReadDone {
 impl std::fmt::Debug for ReadDone {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReadDone")
-            .field("id", &self.id)
-            .field("from", &self.from)
-            .field("to", &self.to)
+            .field("range", &self.range)
             .field("ok", &self.result.is_ok())
             .finish()
     }
