@@ -1,6 +1,6 @@
 //! The engine's start error when its PostgreSQL store cannot be opened names
 //! the server's own message (as `fixcfg check --connect` does: fix-cli's
-//! `tests/fixcfg_connect.rs`), against a real private server
+//! `tests/cli/fixcfg_connect.rs`), against a real private server
 //! (`fix_test_support::pg`; without PostgreSQL installed the test skips with
 //! one line, and fails under `CI=true`).
 #![cfg(feature = "postgres")]

@@ -5,9 +5,7 @@
 //! through `ByApplVerId`, answered with a typed builder; a version with no crate
 //! is refused as QuickFIX's cracker refuses a type it does not handle.
 
-mod common;
-
-use common::{Pair, Recorder, get};
+use crate::common::{Pair, Recorder, get};
 use fix_core::typed::{AppHeader, MessageBody};
 use fix_core::value::{Decimal, FixStr, UtcTimestamp};
 use fix_session::{AppReject, ByApplVerId, MemoryStore, Outbox, Role, SessionConfig, SessionId};

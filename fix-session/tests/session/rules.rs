@@ -3,11 +3,11 @@
 //! the exact fields of what the session writes, read back by the naive reference
 //! parser, never by the session's own encoder.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, SystemTime};
 
-use common::{Fix44, Recorder, fields, get, msg_with, split, t0};
+use crate::common::{Fix44, Recorder, fields, get, msg_with, split, t0};
 use fix_session::{MemoryStore, MessageStore, Role, Session, SessionConfig, SessionId, State};
 
 /// One acceptor BROKER→CLIENT under test; the test plays CLIENT.

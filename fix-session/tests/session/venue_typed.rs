@@ -5,15 +5,13 @@
 //! handler takes the custom message and a NewOrderSingle with the custom
 //! OrdType through `acmex::Cracker`, and answers with a typed builder.
 
-mod common;
-
+use crate::common::{Pair, Recorder, configs, get};
 use acmex::components::{InstrumentBuilder, OrderQtyDataBuilder};
 use acmex::enums::{OrdType, Side};
 use acmex::messages::{
     AcmeRiskLimitUpdate, AcmeRiskLimitUpdateBuilder, AcmeRiskLimitUpdateRequired, NewOrderSingle,
     NewOrderSingleBuilder, NewOrderSingleRequired,
 };
-use common::{Pair, Recorder, configs, get};
 use fix_core::typed::MessageBody;
 use fix_core::value::{Decimal, FixStr, UtcTimestamp};
 use fix_session::{AppReject, MemoryStore, Outbox};

@@ -3,9 +3,9 @@
 //! the application sets), a generated `Handler` as the application through
 //! `fix44::Cracker`, and QuickFIX's answer to a message type it does not handle.
 
-mod common;
+use crate::common;
 
-use common::{Pair, Recorder, configs, get};
+use crate::common::{Pair, Recorder, configs, get};
 use fix_core::EncodeError;
 use fix_core::typed::{AppHeader, MessageBody};
 use fix_core::value::{Decimal, FixStr, UtcTimestamp};

@@ -4,11 +4,11 @@
 //! counterparty (a second session) must still get exactly one answer once the
 //! session is back.
 
-mod common;
+use crate::common;
 
 use std::time::SystemTime;
 
-use common::{Recorder, configs, t0};
+use crate::common::{Recorder, configs, t0};
 use fix_session::store::{SharedLog, SharedLogOptions};
 use fix_session::{Chunk, ChunkLimit, FileStore, MemoryStore, MessageStore, Session, StoreError};
 use fix_test_support::temp_dir::TestDir;

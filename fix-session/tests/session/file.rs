@@ -3,14 +3,14 @@
 //! on reopen, torn tails dropped, damage in the middle refused with file and offset,
 //! the lock, and reset compaction.
 
-mod common;
+use crate::common;
 
 use std::fs::{self, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use common::{message, read_all};
+use crate::common::{message, read_all};
 use fix_session::{
     ChunkLimit, FileOptions, FileStore, MemoryStore, MessageStore, StoreError, SyncPolicy, TornTail,
 };

@@ -5,12 +5,12 @@
 //! sessions' `poll_timeout`, the application's next message). Admin messages
 //! and a resend served meanwhile are neither held back nor counted.
 
-mod common;
+use crate::common;
 
 use std::num::NonZeroU32;
 use std::time::Duration;
 
-use common::{Fix44, Recorder, get, split, t0};
+use crate::common::{Fix44, Recorder, get, split, t0};
 use fix_session::{MemoryStore, MessageStore, Session, SessionError, State, Time};
 
 type S = Session<MemoryStore, Fix44>;

@@ -1,8 +1,6 @@
 //! One test per class of malformed input: each gets its own typed error.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use fix_core::{Error, Fields, Parser, Status};
 
 fn parse(bytes: &[u8]) -> Result<Status<Owned>, Error> {

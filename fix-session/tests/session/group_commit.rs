@@ -8,13 +8,13 @@
 //! (`begin_sync`, the job on another thread, `end_sync`), overlapped with the
 //! next burst as the engine overlaps it with its next reads.
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::SystemTime;
 
-use common::{Recorder, configs, get, split, t0};
+use crate::common::{Recorder, configs, get, split, t0};
 use fix_session::store::{SyncDone, SyncJob};
 use fix_session::{
     Chunk, ChunkLimit, FileOptions, FileStore, MemoryStore, MessageStore, Session, StoreError,

@@ -3,11 +3,11 @@
 //! or checked against the naive reference parser, not against the session's own
 //! encoder.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
-use common::{Pair, Recorder, configs, fields, get, msg, split, t0};
+use crate::common::{Pair, Recorder, configs, fields, get, msg, split, t0};
 use fix_session::{MemoryStore, MessageStore, State};
 
 #[test]

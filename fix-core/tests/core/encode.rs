@@ -1,9 +1,7 @@
 //! The encoder: byte-for-byte against the corpus, round trips through the parser,
 //! exact buffer sizes.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use fix_core::value::{Char, Currency, Decimal, FixStr, SeqNum, UtcTimestamp};
 use fix_core::{EncodeError, Encoder, Fields, Parser};
 use proptest::prelude::*;

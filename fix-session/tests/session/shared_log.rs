@@ -2,13 +2,11 @@
 //! after a crash (torn ends, answers never closed, damage), segments freed
 //! after resets. Processes killed with SIGKILL: `shared_log_killed.rs`.
 
-mod common;
-
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::time::{Duration, Instant, SystemTime};
 
-use common::{message, read_all};
+use crate::common::{message, read_all};
 use fix_session::store::{SharedLog, SharedLogOptions};
 use fix_session::{ChunkLimit, MessageStore, StoreError};
 use fix_test_support::temp_dir::TestDir;

@@ -1,8 +1,6 @@
 //! Property tests: the fast parser against the naive reference, and no panics.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use fix_core::{Fields, Parser, Status};
 use proptest::prelude::*;
 

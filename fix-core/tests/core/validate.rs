@@ -1,9 +1,9 @@
 //! The validator against a small dictionary written out as static tables: nested
 //! groups, every switch, and QuickFIX's precedence among problems.
 
-mod common;
+use crate::common;
 
-use common::soh;
+use crate::common::soh;
 use fix_core::validate::{
     Echo, Group, Invalid, Layout, Member, Reject, Schema, SessionRejectReason as R, ShapeCache,
     Validator, ValueFormat,

@@ -1,8 +1,6 @@
 //! Every corpus message frames and parses, with the right fields and values.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use fix_core::{Fields, Parser, Status};
 
 #[test]

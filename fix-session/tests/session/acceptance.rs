@@ -9,13 +9,11 @@
 //! failure; `--nocapture` shows the report. fix-engine's acceptance test runs the
 //! same scripts over TCP.
 
-mod acceptance {
-    pub(crate) mod runner;
-}
+mod runner;
 
-use acceptance::runner::Acceptor;
 use fix_test_support::acceptance::profiles::Dictionaries;
 use fix_test_support::acceptance::{script, suite};
+use runner::Acceptor;
 
 #[test]
 fn quickfix_server_acceptance() {

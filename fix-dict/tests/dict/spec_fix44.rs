@@ -9,7 +9,7 @@
 //! (QuickFIX derives its own wording); they are listed separately, for
 //! information, and do not fail the test.
 //!
-//! Run: `cargo test -p fix-codegen --test spec_fix44 -- --nocapture`.
+//! Run: `cargo test -p fix-dict --test dict spec_fix44 -- --nocapture`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
