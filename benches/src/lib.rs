@@ -435,3 +435,20 @@ pub mod typed {
         sum
     }
 }
+
+/// A port free on 127.0.0.1 now, for a peer that must be told a number
+/// before it binds (QuickFIX C++'s acceptor reads it from its settings; it
+/// can be handed no bound socket, nor say which port 0 became). Released
+/// when it returns: another process may take it first, which fails that
+/// peer's bind loudly.
+///
+/// ```
+/// let port = fix_benches::free_port().unwrap();
+/// assert_ne!(port, 0);
+/// ```
+pub fn free_port() -> Result<u16, String> {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| format!("no free port: {e}"))
+}

@@ -399,14 +399,6 @@ fn store_dir(root: &Path, name: &str) -> Result<PathBuf, String> {
     Ok(dir)
 }
 
-/// A port free on 127.0.0.1 now.
-fn free_port() -> Result<u16, String> {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .map_err(|e| format!("no free port: {e}"))
-}
-
 /// Asks the kernel for the shortest sleep overshoot on the main thread, the
 /// sender's (`/proc/self/timerslack_ns` is the main thread's): the default 50 µs
 /// timer slack would make every paced order late by about that much, for both

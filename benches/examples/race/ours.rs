@@ -240,7 +240,7 @@ impl Pair {
         executor: impl Fn() -> Executor + Send + Sync + 'static,
         recorder: Arc<Tracker>,
     ) -> Result<Pair, String> {
-        let port = crate::free_port()?;
+        let port = fix_benches::free_port()?;
         let (a_dir, i_dir, policy) = match stores {
             Stores::Files(a, i, policy) => (Some(a), Some(i), policy),
             Stores::Postgres(_) | Stores::Memory => (None, None, SyncPolicy::Os),

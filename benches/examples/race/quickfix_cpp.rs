@@ -156,7 +156,7 @@ pub(crate) fn with_client(
     tracker: &Arc<Tracker>,
     race: &mut dyn FnMut(&mut dyn Client) -> Result<(), String>,
 ) -> Result<(), String> {
-    let port = crate::free_port()?;
+    let port = fix_benches::free_port()?;
     let a_id = SessionId::try_new("FIX.4.4", "EXEC", "C1", "").map_err(qf("session id"))?;
     let i_id = SessionId::try_new("FIX.4.4", "C1", "EXEC", "").map_err(qf("session id"))?;
     let a_settings = settings(&a_id, false, port, &crate::store_dir(root, "qf-acceptor")?)?;

@@ -166,7 +166,7 @@ impl Pair {
             ),
         };
         let handle = shared.as_ref().map(|r| r.handle().clone());
-        let port = crate::free_port()?;
+        let port = fix_benches::free_port()?;
         let (a_dir, i_dir) = (
             crate::fresh_dir(root, "acceptor")?,
             crate::fresh_dir(root, "initiator")?,

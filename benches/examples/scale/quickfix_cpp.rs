@@ -165,7 +165,7 @@ pub(crate) fn with_client(
     tracker: &Arc<Tracker>,
     lane: &mut dyn FnMut(&mut dyn Client) -> Result<(), String>,
 ) -> Result<(), String> {
-    let port = crate::free_port()?;
+    let port = fix_benches::free_port()?;
     let i_ids = ids(n, true)?;
     let a_settings = settings(
         &ids(n, false)?,

@@ -383,7 +383,7 @@ fn flow(
     let (role, qf_port, layout) = match layout {
         Layout::Acceptors => (Role::Initiator, relay.port, layout),
         Layout::Initiators(_) => {
-            let port = crate::free_port()?;
+            let port = fix_benches::free_port()?;
             to.store(port, Ordering::SeqCst);
             (Role::Acceptor, port, Layout::Initiators(relay.port))
         }

@@ -105,18 +105,6 @@ fn serial() -> MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// A port free on 127.0.0.1 now, for the logout tests only: QuickFIX's
-/// acceptor must be told a port number in its settings (it can be handed no
-/// bound socket, nor say which port 0 became), so this one port is chosen
-/// before it is bound. The crash and failover tests' children bind port 0
-/// (`child.rs`).
-pub(crate) fn free_port() -> Result<u16, String> {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .map_err(|e| format!("no free port: {e}"))
-}
-
 /// A fresh directory for one test, removed when it passes.
 pub(crate) struct TestDir(PathBuf);
 
@@ -274,7 +262,7 @@ fn logout_and_reconnect(n: u32, ours_initiates: bool) -> Result<(), String> {
         "acceptor"
     };
     TestDir::new(name)?.run(|dir| {
-        let port = free_port()?;
+        let port = fix_benches::free_port()?;
         let (ours_book, qf_book) = (Arc::new(Book::new("ours")), Arc::new(Book::new("QuickFIX")));
         let id = ours_id(n);
         let settings = ours::settings(&id, ours_initiates, port, &dir.join("ours"))?;
