@@ -10,11 +10,11 @@
 //!
 //! Binaries of their own, each for a reason a shared process would break:
 //!
-//! - `tests/tls.rs`, `tests/spread.rs`, `tests/pg_restart.rs` and
-//!   `tests/pg_start.rs` run other programs (openssl, keytool, PostgreSQL's
-//!   servers, their own binary): a child forked while a test here holds a
-//!   file store's lock (an `flock`) keeps a copy of it until it execs, so a
-//!   test here reopening a store it has just let go could find it in use;
+//! - `tests/processes/` (TLS and the PostgreSQL store) runs other programs
+//!   (openssl, keytool, PostgreSQL's servers, its own binary): a child
+//!   forked while a test here holds a file store's lock (an `flock`) keeps a
+//!   copy of it until it execs, so a test here reopening a store it has just
+//!   let go could find it in use;
 //! - `tests/alloc.rs` and `tests/log_alloc.rs` install a counting global
 //!   allocator;
 //! - `tests/crash.rs`, `tests/failover.rs` and `tests/power_loss.rs` run
