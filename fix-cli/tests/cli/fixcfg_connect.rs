@@ -3,7 +3,7 @@
 //! without PostgreSQL installed the database tests skip with one line, and
 //! fail under `CI=true`). Each failure is one line with its cause (the
 //! engine's own start error names the server's message the same way:
-//! fix-engine's `tests/pg_start.rs`).
+//! fix-engine's `tests/processes/pg_start.rs`).
 #![cfg(feature = "postgres")]
 
 use std::net::TcpListener;

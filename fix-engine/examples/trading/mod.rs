@@ -1,5 +1,5 @@
 //! What the `executor`, `tradeclient` and `session` examples share (and the
-//! test that runs them end to end, `tests/examples.rs`): the executor's
+//! test that runs them end to end, `tests/engine/examples.rs`): the executor's
 //! application, the trade client's, the order lines the client reads, the
 //! reports it prints, and both in one process (`session`). Messages arrive
 //! through fix44's generated `Handler` (one method per message type) and

@@ -1,5 +1,5 @@
 //! A whole FIX session in one process, for the `session` example and its
-//! test (`tests/examples.rs`): the executor's engine (an acceptor on a port
+//! test (`tests/engine/examples.rs`): the executor's engine (an acceptor on a port
 //! the system picks) and a trade client's engine (an initiator to it), both
 //! on fix44's generated tables, trading a list of orders until each is
 //! filled, then logging out.

@@ -5,12 +5,11 @@
 //! connect; sessions added and removed at run time; the admin socket.
 #![cfg(unix)]
 
-mod common;
-
 use std::path::Path;
 use std::time::Duration;
 
-use common::{acceptor, initiator, log_events, port_of, settings};
+use crate::common;
+use crate::common::{acceptor, initiator, log_events, port_of, settings};
 use fix_core::Message;
 use fix_engine::{Engine, EngineOptions, OperatorCommand, OperatorError, SessionHandle};
 use fix_session::store::StoreLog;

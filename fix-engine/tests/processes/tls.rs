@@ -4,15 +4,13 @@
 //! and the settings' files checked at start.
 #![cfg(feature = "tls")]
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use common::certs::{Ca, Identity, encrypted_key, openssl, pkcs12};
-use common::*;
+use crate::common::certs::{Ca, Identity, encrypted_key, openssl, pkcs12};
+use crate::common::*;
 use fix_engine::config::{ClientAuth, SessionBuilder};
 use fix_engine::{Engine, EngineError, EngineErrorKind, TlsFileError};
 use fix_session::{SessionId, State};
@@ -915,7 +913,7 @@ async fn an_initiator_without_a_ca_file_trusts_the_system_s_authorities() {
         let status = std::process::Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
-                "an_initiator_without_a_ca_file_trusts_the_system_s_authorities",
+                "tls::an_initiator_without_a_ca_file_trusts_the_system_s_authorities",
                 "--nocapture",
                 "-q",
             ])

@@ -1,12 +1,12 @@
 //! The list of settings in docs/settings.md is the table's
 //! (`config::keys_markdown`): this test fails when they differ;
-//! `UPDATE_EXPECT=1 cargo test -p fix-engine --test readme_keys` writes the
-//! table's into docs/settings.md. And README's engine example is fix-engine's
-//! crate example.
+//! `UPDATE_EXPECT=1 cargo test -p fix-engine --test engine readme_keys::`
+//! writes the table's into docs/settings.md. And README's engine example is
+//! fix-engine's crate example.
 
 use std::path::Path;
 
-const START: &str = "<!-- settings-table: generated from fix-engine/src/config/keys.rs by `UPDATE_EXPECT=1 cargo test -p fix-engine --test readme_keys`; do not edit by hand -->\n";
+const START: &str = "<!-- settings-table: generated from fix-engine/src/config/keys.rs by `UPDATE_EXPECT=1 cargo test -p fix-engine --test engine readme_keys::`; do not edit by hand -->\n";
 const END: &str = "<!-- settings-table end -->";
 
 #[test]
@@ -32,7 +32,7 @@ fn settings_doc_lists_every_key_of_the_table() {
     }
     panic!(
         "docs/settings.md's list of settings was not up to date with fix-engine/src/config/keys.rs: \
-         run `UPDATE_EXPECT=1 cargo test -p fix-engine --test readme_keys` and commit"
+         run `UPDATE_EXPECT=1 cargo test -p fix-engine --test engine readme_keys::` and commit"
     );
 }
 

@@ -4,11 +4,9 @@
 //! limit waits in order; a full queue is `SendError::Full`; a TestRequest is
 //! answered at once however many messages wait.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use fix_engine::{Engine, EngineOptions, SendError, SessionHandle};
 use fix_session::{SessionId, State};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

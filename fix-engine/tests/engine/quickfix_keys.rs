@@ -2,11 +2,9 @@
 //! seen from the wire (SubIDs and TimeStampPrecision) and through a failover
 //! (RefreshOnLogon's hot standby taking over the primary's store).
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use fix_core::value::Precision;
 use fix_session::{SessionId, State};
 use fix_test_support::temp_dir::TestDir;

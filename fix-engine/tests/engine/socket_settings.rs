@@ -5,11 +5,10 @@
 //! and refuses an address AllowedRemoteAddresses does not list; a directory
 //! of certificate authorities is read.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common;
+use crate::common::*;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 

@@ -6,17 +6,15 @@
 //! lease again once the server is back, and the initiator's resend brings
 //! what was not acknowledged; every order is answered exactly once.
 //!
-//! The server is started per test binary (initdb into a temporary
+//! The server is started per test (initdb into a temporary
 //! directory); without PostgreSQL installed the test skips with one line,
 //! under `CI=true` it fails.
 #![cfg(feature = "postgres")]
 
-mod common;
-
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
-use common::{Event, acceptor, initiator, next, order, port_of, start};
+use crate::common::{Event, acceptor, initiator, next, order, port_of, start};
 use fix_engine::SendError;
 use fix_session::{SessionId, State};
 use fix_test_support::pg::PgServer;

@@ -1,12 +1,10 @@
 //! The engine on loopback with the real clock: an acceptor engine and an
 //! initiator engine in one runtime.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use common::*;
+use crate::common::*;
 use fix_engine::config::{Schedule, TimeOfDay};
 use fix_engine::{Engine, EngineOptions, FileDictionaries, SendError};
 use fix_session::{SessionId, State};

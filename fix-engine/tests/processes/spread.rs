@@ -5,17 +5,16 @@
 //! engine that holds their session. When one engine stops, its sessions move
 //! to the engine with room, numbers continuing.
 //!
-//! The server is started per test binary (initdb into a temporary
+//! The server is started per test (initdb into a temporary
 //! directory); without PostgreSQL installed the test skips with one line,
 //! under `CI=true` it fails.
 #![cfg(feature = "postgres")]
 
-mod common;
-
 use std::collections::HashMap;
 use std::time::Duration;
 
-use common::{Event, acceptor, initiator, next, order, port_of, recorders, settings};
+use crate::common;
+use crate::common::{Event, acceptor, initiator, next, order, port_of, recorders, settings};
 use fix_engine::{Engine, EngineOptions};
 use fix_session::{SessionId, State};
 use fix_test_support::pg::PgServer;

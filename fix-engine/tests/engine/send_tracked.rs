@@ -3,11 +3,9 @@
 //! group commit, after the sync that covers it), or to why it never will be;
 //! `Engine::shutdown` counts what it dropped.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use fix_engine::{Engine, NotSent};
 use fix_session::{SessionId, State};
 use fix_test_support::temp_dir::TestDir;

@@ -10,11 +10,9 @@
 //! A framer that skips to the next `8=` instead would log that next message;
 //! the session never handles it.
 
-mod common;
-
 use std::time::{Duration, SystemTime};
 
-use common::{Event, acceptor, log_events, log_messages, next, order, port_of, start};
+use crate::common::{Event, acceptor, log_events, log_messages, next, order, port_of, start};
 use fix_test_support::temp_dir::TestDir;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;

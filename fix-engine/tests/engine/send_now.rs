@@ -2,13 +2,12 @@
 //! the socket without the engine's thread, keeps its place among queued
 //! messages, and falls back to the queue where the session is busy.
 
-mod common;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use common::*;
+use crate::common;
+use crate::common::*;
 use fix_core::Message;
 use fix_engine::{Engine, SendError, SessionHandle};
 use fix_session::{AppReject, Application, Outbox, SessionId, State};

@@ -5,15 +5,13 @@
 //! And the `session` example (README's first command), both in one process,
 //! on its sample orders: every order filled, both sides logged out.
 
-mod common;
-
-#[path = "../examples/trading/mod.rs"]
+#[path = "../../examples/trading/mod.rs"]
 mod trading;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::{log_events, log_messages, port_of};
+use crate::common::{log_events, log_messages, port_of};
 use fix_core::value::Decimal;
 use fix_engine::config::{SessionSettings, Settings, Transport};
 use fix_engine::{Engine, FileDictionaries};

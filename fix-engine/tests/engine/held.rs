@@ -1,12 +1,10 @@
 //! The engine's memory budget against a thousand peers at once
-//! (`EngineOptions::max_held_bytes`), in a binary of its own: its thousand
-//! sessions would show in `hostile.rs`'s resident-memory bound.
-
-mod common;
+//! (`EngineOptions::max_held_bytes`), not in `tests/hostile.rs`'s binary: its
+//! thousand sessions would show in hostile's resident-memory bound.
 
 use std::time::{Duration, SystemTime};
 
-use common::{Event, acceptor, expect, initiator, order, port_of, recorders, settings};
+use crate::common::{Event, acceptor, expect, initiator, order, port_of, recorders, settings};
 use fix_engine::{Engine, EngineOptions};
 use fix_session::SessionId;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -5,8 +5,7 @@
 //! one line, and fails under `CI=true`).
 #![cfg(feature = "postgres")]
 
-mod common;
-
+use crate::common;
 use fix_test_support::pg::PgServer;
 
 #[tokio::test]
