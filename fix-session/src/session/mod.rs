@@ -781,11 +781,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         done: crate::store::ReadDone,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        self.created(app);
-        let now = self.enter(now);
-        if self.conn.state == State::Disconnected || self.conn.disconnect {
+        let Some(now) = self.enter_live(now, app) else {
             return Ok(());
-        }
+        };
         self.serve_read_done(now, done, app)?;
         self.pump(now, app)
     }
@@ -1270,11 +1268,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         bytes: &[u8],
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        self.created(app);
-        let now = self.enter(now);
-        if self.conn.state == State::Disconnected || self.conn.disconnect {
+        let Some(now) = self.enter_live(now, app) else {
             return Ok(());
-        }
+        };
         // What a call brings is handled where it lies; only the part of a message
         // it ends with waits in `input` for the next call.
         let result = if self.input.is_empty() {
@@ -1345,11 +1341,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         now: impl Into<Time>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        self.created(app);
-        let now = self.enter(now);
-        if self.conn.state == State::Disconnected || self.conn.disconnect {
+        let Some(now) = self.enter_live(now, app) else {
             return Ok(());
-        }
+        };
         match self.conn.expired(self.now.mono) {
             Some(Timer::Deadline) => {
                 self.want_disconnect(if self.conn.state == State::AwaitingLogon {
@@ -1617,6 +1611,19 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             },
             _ => Ok(()),
         }
+    }
+
+    /// The start of an input to a live connection: the application hears of
+    /// the session first, then the clocks are read; `None` when there is no
+    /// connection to give the input to (none, or one being closed).
+    fn enter_live(
+        &mut self,
+        now: impl Into<Time>,
+        app: &mut dyn Application,
+    ) -> Option<SystemTime> {
+        self.created(app);
+        let now = self.enter(now);
+        (self.conn.state != State::Disconnected && !self.conn.disconnect).then_some(now)
     }
 
     /// Tells the application the session exists, before anything else it hears
